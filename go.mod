@@ -1,0 +1,3 @@
+module github.com/ndb-project/ndb
+
+go 1.26.8
