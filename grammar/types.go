@@ -212,4 +212,8 @@ type ContextFile struct {
 // file name; with several, every location names its file.
 type Context struct {
 	Files []ContextFile
+
+	// idx is the lookup index built by the constructors (see Indexed); nil for a
+	// Context written as a literal.
+	idx *contextIndex
 }
