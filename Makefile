@@ -1,0 +1,46 @@
+# ndb: a neural debugger for Python. `make demo` and `make test` are the two commands;
+# both install what they need first.
+
+GO      ?= go
+BIN     := bin/ndb
+PYTHON  ?= python3
+
+# Packages that need no libtorch (they must build and test without it).
+PURE_PKGS := ./grammar/... ./trace/... ./session/... ./adapter/... ./cmd/...
+
+-include mk/*.mk
+
+.PHONY: all build test demo vet fmt deps clean golden
+
+all: build
+
+deps:
+	@command -v $(PYTHON) >/dev/null || { echo "ndb needs $(PYTHON) (the tracer's interpreter)"; exit 1; }
+	$(GO) mod download
+
+build: deps
+	$(GO) build -o $(BIN) ./cmd/ndb
+
+vet:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
+	$(GO) vet $(PURE_PKGS)
+
+test: deps vet
+	$(GO) test -race -count=1 $(PURE_PKGS)
+
+# The main job: until the model and the debug server exist, it prints real debugger
+# trajectories of a testdata program.
+demo: build
+	@echo '== count("berry", "r"): step_into, step_over x3, breakpoint on line 6, continue'
+	$(BIN) trajectory testdata/programs/count.py --entry 'count("berry", "r")' \
+		--actions step_into,step_over,step_over,step_over,breakpoint:6,continue
+	@echo
+	@echo '== the same call, backwards from its return: inv_step_into x2, inv_step_call'
+	$(BIN) trajectory testdata/programs/count.py --entry 'count("berry", "r")' --inverse \
+		--actions inv_step_into,inv_step_into,inv_step_call
+
+golden:
+	$(GO) test ./trace -run Golden -update
+
+clean:
+	rm -rf bin build

@@ -1,0 +1,80 @@
+// Command ndb is the neural debugger for Python: one binary with subcommands.
+//
+//	ndb trace FILE [--entry EXPR]                 raw settrace events as JSON lines
+//	ndb trajectory FILE [--entry EXPR] [--inverse] (--actions a,b,... | --seed N)
+//	                                               a serialized debugger trajectory
+//
+// Logs go to stderr through zerolog; stdout carries only the command's result.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"sort"
+)
+
+// exitUsage is the exit status for bad input: a missing file, a syntax error, an entry
+// that names nothing, a malformed flag.
+const exitUsage = 2
+
+// command is one subcommand.
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string) error
+}
+
+var commands = map[string]command{
+	"trace":      {"record a program's raw execution events", runTrace},
+	"trajectory": {"print a debugger trajectory in the model's language", runTrajectory},
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	setupLogging()
+	os.Exit(run(ctx, os.Args[1:]))
+}
+
+func run(ctx context.Context, args []string) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage()
+		return exitUsage
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "ndb: unknown command %q (run 'ndb help')\n", args[0])
+		return exitUsage
+	}
+	if err := cmd.run(ctx, args[1:]); err != nil {
+		fmt.Fprintf(os.Stderr, "ndb %s: %v\n", args[0], err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			return exitUsage
+		}
+		return 1
+	}
+	return 0
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "ndb: a neural debugger for Python\n\nusage: ndb COMMAND [arguments]\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(os.Stderr, "  %-12s %s\n", n, commands[n].summary)
+	}
+}
+
+// usageError marks errors caused by the user's input; ndb exits with status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func badInput(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
