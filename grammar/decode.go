@@ -319,7 +319,7 @@ func (d *decoder) src(off int, atEnd bool, terms ...string) (Loc, int, *DecodeEr
 		switch {
 		case strings.HasPrefix(rest, s) && len(s) > len(longest):
 			longest = s
-		case strings.HasPrefix(s, rest) && partial == "":
+		case rest != "" && strings.HasPrefix(s, rest) && partial == "":
 			partial = s
 		}
 	}
