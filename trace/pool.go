@@ -1,0 +1,353 @@
+package trace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// DefaultGrace is how long past a request's wall-clock limit the pool waits for
+// a worker's answer before it kills the worker.
+const DefaultGrace = 3 * time.Second
+
+// PoolOptions configure NewPool. Zero fields take the defaults.
+type PoolOptions struct {
+	// Workers is the number of persistent Python processes (default runtime.NumCPU()).
+	Workers int
+	// Python is the interpreter, a path or a command on PATH (default
+	// DefaultPython(): $NDB_PYTHON, else "python3").
+	Python string
+	// MemoryMiB is the address-space limit of every worker process (default
+	// DefaultMemoryMiB). A request's Limits.MemoryMiB can lower it, not raise it.
+	MemoryMiB int
+	// Grace is added to a request's wall-clock limit to give its hard deadline
+	// (default DefaultGrace).
+	Grace time.Duration
+	// Log receives the pool's events and whatever the workers write to their real
+	// stdout and stderr. The zero Logger discards everything.
+	Log zerolog.Logger
+}
+
+// Pool is a fixed-size set of persistent Python tracer workers. It is safe for
+// concurrent use: each request takes an idle worker, waiting for one while its
+// context allows. A worker that dies or overruns its deadline is killed and
+// replaced, so the pool keeps its size.
+type Pool struct {
+	cfg     workerConfig
+	size    int
+	grace   time.Duration
+	log     zerolog.Logger
+	version string
+
+	// slots holds exactly `size` entries: an idle worker, or nil for a worker
+	// to start on demand (its replacement failed, or is due).
+	slots chan *worker
+	done  chan struct{}
+
+	mu     sync.Mutex
+	closed bool
+	live   map[*worker]struct{}
+	bg     sync.WaitGroup
+
+	closeOnce sync.Once
+	stats     methodStats
+	restarts  atomic.Int64
+}
+
+// NewPool resolves the interpreter and starts the workers. ctx bounds the start
+// only. It fails with ErrNoPython when the interpreter is missing or too old.
+func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.NumCPU()
+	}
+	if opts.MemoryMiB <= 0 {
+		opts.MemoryMiB = DefaultMemoryMiB
+	}
+	if opts.Grace <= 0 {
+		opts.Grace = DefaultGrace
+	}
+	python, version, err := ResolvePython(ctx, opts.Python)
+	if err != nil {
+		return nil, fmt.Errorf("trace: new pool: %w", err)
+	}
+	log := opts.Log.With().Str("component", "trace-pool").Logger()
+	p := &Pool{
+		cfg:     workerConfig{python: python, memoryMiB: opts.MemoryMiB, log: log},
+		size:    opts.Workers,
+		grace:   opts.Grace,
+		log:     log,
+		version: version,
+		slots:   make(chan *worker, opts.Workers),
+		done:    make(chan struct{}),
+		live:    make(map[*worker]struct{}),
+	}
+	// Start the workers side by side.
+	type started struct {
+		w   *worker
+		err error
+	}
+	results := make(chan started, opts.Workers)
+	for range opts.Workers {
+		go func() {
+			w, err := p.spawn(ctx)
+			results <- started{w, err}
+		}()
+	}
+	var first error
+	for range opts.Workers {
+		r := <-results
+		if r.err != nil && first == nil {
+			first = r.err
+		}
+		p.slots <- r.w
+	}
+	if first != nil {
+		p.Close()
+		return nil, fmt.Errorf("trace: new pool: %w", first)
+	}
+	log.Debug().Int("workers", p.size).Str("python", python).Str("version", version).Msg("trace pool ready")
+	return p, nil
+}
+
+// Size returns the number of workers the pool keeps.
+func (p *Pool) Size() int { return p.size }
+
+// Python returns the resolved interpreter path the workers run.
+func (p *Pool) Python() string { return p.cfg.python }
+
+// Version returns the interpreter's version, e.g. "3.11.7".
+func (p *Pool) Version() string { return p.version }
+
+// Stats returns how many requests of each method ("trace", "parse", "check",
+// "ping") the pool was asked to serve, whatever their outcome.
+func (p *Pool) Stats() map[string]int64 { return p.stats.snapshot() }
+
+// Restarts returns how many workers were replaced after dying or being killed.
+func (p *Pool) Restarts() int64 { return p.restarts.Load() }
+
+// Trace runs req.Source under the tracer. On ErrWorkerTimeout (a run the
+// worker's own alarm could not stop, such as one long call into C) it returns
+// the error together with a result whose Status is StatusNever, Exception
+// "time limit" and no events.
+func (p *Pool) Trace(ctx context.Context, req TraceRequest) (TraceResult, error) {
+	req.Limits = p.limits(req.Limits)
+	var res TraceResult
+	err := p.do(ctx, "trace", req, &res, req.Limits.wall())
+	if errors.Is(err, ErrWorkerTimeout) {
+		return TraceResult{Status: StatusNever, Exception: "time limit"}, err
+	}
+	return res, err
+}
+
+// Parse returns the functions and executable lines of req.Source without
+// running it.
+func (p *Pool) Parse(ctx context.Context, req ParseRequest) (ParseResult, error) {
+	var res ParseResult
+	err := p.do(ctx, "parse", req, &res, Limits{}.wall())
+	return res, err
+}
+
+// Check runs the program untraced and compares req.Call with req.Expected.
+func (p *Pool) Check(ctx context.Context, req CheckRequest) (CheckResult, error) {
+	req.Limits = p.limits(req.Limits)
+	var res CheckResult
+	err := p.do(ctx, "check", req, &res, req.Limits.wall())
+	return res, err
+}
+
+// Ping asks a worker for its interpreter version; a health check.
+func (p *Pool) Ping(ctx context.Context) (string, error) {
+	var res pingResult
+	err := p.do(ctx, "ping", struct{}{}, &res, 0)
+	return res.Version, err
+}
+
+// limits fills the defaults of a request; memory defaults to the pool's limit.
+func (p *Pool) limits(l Limits) Limits {
+	if l.MemoryMiB <= 0 || l.MemoryMiB > p.cfg.memoryMiB {
+		l.MemoryMiB = p.cfg.memoryMiB
+	}
+	return l.WithDefaults()
+}
+
+// do serves one request on an idle worker within wall + grace.
+func (p *Pool) do(ctx context.Context, method string, params, result any, wall time.Duration) error {
+	p.stats.add(method)
+	w, err := p.acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("trace %s: %w", method, err)
+	}
+	err = w.call(ctx, method, params, result, wall+p.grace)
+	if err == nil || w.alive() && isWorkerReport(err) {
+		p.release(w)
+		return err
+	}
+	p.replace(w)
+	if p.isClosed() {
+		return fmt.Errorf("trace %s: %w (%v)", method, ErrPoolClosed, err)
+	}
+	return err
+}
+
+// acquire takes an idle worker, starting one when its slot is empty.
+func (p *Pool) acquire(ctx context.Context) (*worker, error) {
+	for {
+		select {
+		case <-p.done:
+			return nil, ErrPoolClosed
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case w := <-p.slots:
+			if p.isClosed() {
+				p.slots <- w
+				return nil, ErrPoolClosed
+			}
+			if w != nil && w.alive() {
+				return w, nil
+			}
+			if w != nil { // died while idle
+				p.forget(w)
+				p.restarts.Add(1)
+			}
+			nw, err := p.spawn(ctx)
+			if err != nil {
+				p.slots <- nil
+				return nil, err
+			}
+			return nw, nil
+		}
+	}
+}
+
+// release returns a healthy worker to its slot.
+func (p *Pool) release(w *worker) {
+	p.slots <- w
+}
+
+// replace kills a broken worker and starts its successor in the background;
+// the slot is filled with the new worker, or left empty (nil) for the next
+// request to retry when the start failed.
+func (p *Pool) replace(w *worker) {
+	w.kill()
+	p.forget(w)
+	p.restarts.Add(1)
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		p.slots <- nil
+		return
+	}
+	p.bg.Add(1) // under mu, so never after Close started waiting
+	p.mu.Unlock()
+	go func() {
+		defer p.bg.Done()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go func() {
+			select {
+			case <-p.done:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		nw, err := p.spawn(ctx)
+		if err != nil && !p.isClosed() {
+			p.log.Error().Err(err).Msg("trace worker replacement failed; will retry on demand")
+		}
+		p.slots <- nw
+	}()
+}
+
+// spawn starts a worker and registers it, unless the pool closed meanwhile.
+func (p *Pool) spawn(ctx context.Context) (*worker, error) {
+	w, err := startWorker(ctx, p.cfg)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		w.kill()
+		return nil, ErrPoolClosed
+	}
+	p.live[w] = struct{}{}
+	p.mu.Unlock()
+	return w, nil
+}
+
+func (p *Pool) forget(w *worker) {
+	p.mu.Lock()
+	delete(p.live, w)
+	p.mu.Unlock()
+}
+
+func (p *Pool) isClosed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
+}
+
+// Close kills every worker, waits for them to end and makes later requests
+// fail with ErrPoolClosed. Requests in flight fail too. It is idempotent.
+func (p *Pool) Close() error {
+	p.closeOnce.Do(func() {
+		p.mu.Lock()
+		p.closed = true
+		close(p.done)
+		live := make([]*worker, 0, len(p.live))
+		for w := range p.live {
+			live = append(live, w)
+		}
+		p.live = map[*worker]struct{}{}
+		p.mu.Unlock()
+		var wg sync.WaitGroup
+		for _, w := range live {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				w.kill()
+			}()
+		}
+		wg.Wait()
+		p.bg.Wait()
+	})
+	return nil
+}
+
+// isWorkerReport tells an error the worker itself answered with (the worker
+// is fine) from a lost or killed worker.
+func isWorkerReport(err error) bool {
+	return !errors.Is(err, ErrWorkerDied) && !errors.Is(err, ErrWorkerTimeout) &&
+		!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+}
+
+// methodStats counts requests by method.
+type methodStats struct {
+	mu     sync.Mutex
+	counts map[string]int64
+}
+
+func (s *methodStats) add(method string) {
+	s.mu.Lock()
+	if s.counts == nil {
+		s.counts = make(map[string]int64)
+	}
+	s.counts[method]++
+	s.mu.Unlock()
+}
+
+func (s *methodStats) snapshot() map[string]int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]int64, len(s.counts))
+	for k, v := range s.counts {
+		out[k] = v
+	}
+	return out
+}

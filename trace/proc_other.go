@@ -1,0 +1,15 @@
+//go:build !linux
+
+package trace
+
+import "os/exec"
+
+// isolate is a no-op where process groups are not used.
+func isolate(cmd *exec.Cmd) {}
+
+// killTree kills the worker process.
+func killTree(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = cmd.Process.Kill()
+	}
+}

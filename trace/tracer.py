@@ -1,0 +1,957 @@
+"""ndb tracer worker: runs Python programs under sys.settrace for the Go side.
+
+The Go side (trace/worker.go) starts this file with
+    python3 -I -S -B -c <bootstrap> --memory-mib N
+feeding this source on stdin, and then speaks JSON-RPC 2.0 over two extra pipes:
+requests arrive on fd 3 and responses leave on fd 4, one JSON object per line. The
+traced program's stdout and stderr are captured per request and returned in the
+result; the worker's own fd 1 and 2 are only logged by the Go side, so nothing the
+program does with print() can corrupt the RPC channel.
+
+Methods: trace, parse, check, ping. The wire types are defined in trace/types.go;
+the event rules follow section 1 of the trace-model spec. Standard library only;
+Python 3.10 or newer (3.11 is the reference).
+"""
+
+import builtins
+import gc
+import io
+import json
+import os
+import re
+import resource
+import signal
+import sys
+import types
+
+PROGRAM = "<program>"  # filename of the traced source; only its frames are recorded
+ENTRY = "<entry>"  # filename of the entry expression (never recorded)
+EXPECTED = "<expected>"  # filename of a check's expected-value expression
+
+DEFAULT_MAX_EVENTS = 10000
+DEFAULT_MAX_REPR = 200
+DEFAULT_WALL_SECS = 2.0
+DEFAULT_MAX_OUTPUT = 64 * 1024
+DEFAULT_MEMORY_MIB = 1024
+
+# Frames the program may use on top of the worker's own, so deep recursion ends
+# as a RecursionError long before the C stack is in danger.
+PROGRAM_RECURSION = 1000
+
+CO_OPTIMIZED = 0x0001  # inspect.CO_OPTIMIZED: a function frame with fast locals
+
+# Values hidden from the locals of module-level and class-body frames (decision):
+# what a user thinks of as "the script's variables" are the data the script
+# built, not the modules it imported or the functions and classes it defined.
+_HIDDEN_IN_NAMESPACE = (
+    types.ModuleType,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    type,
+)
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+class _Timeout(BaseException):
+    """Raised by the SIGALRM handler when the wall-clock limit is over."""
+
+
+class _EventLimit(BaseException):
+    """Raised by the trace function when the event limit is over."""
+
+
+class _Full(Exception):
+    """Internal: a bounded repr reached its length limit."""
+
+
+# ---------------------------------------------------------------------------
+# Bounded repr
+
+
+def brepr(value, limit):
+    """Return repr(value) cut to `limit` characters plus "..." when longer.
+
+    Builtin containers, str, bytes and int are written piece by piece, so the
+    result is exactly the prefix of the true repr but a huge value costs no more
+    than its first `limit` characters. Other types use their own repr. Memory
+    addresses (" at 0x7f...") are removed so that runs are reproducible."""
+    w = _ReprWriter(limit)
+    try:
+        w.value(value)
+    except _Full:
+        return "".join(w.parts)[:limit] + "..."
+    except Exception:  # e.g. "dictionary changed size during iteration"
+        return "<repr failed: %s>" % type(value).__name__
+    return "".join(w.parts)
+
+
+class _ReprWriter:
+    __slots__ = ("parts", "room", "active")
+
+    def __init__(self, limit):
+        self.parts = []
+        self.room = limit  # characters left before the limit
+        self.active = set()  # ids of containers being written (cycles)
+
+    def put(self, s):
+        self.parts.append(s)
+        self.room -= len(s)
+        if self.room < 0:
+            raise _Full
+
+    def value(self, v):
+        t = type(v)
+        if t is str:
+            self.put(_str_repr(v, self.room + 1))
+        elif t is int:
+            self.put(_int_repr(v))
+        elif t is list:
+            self.seq(v, "[", "]", "[...]")
+        elif t is tuple:
+            if len(v) == 1:
+                self.seq(v, "(", ",)", "(...)")
+            else:
+                self.seq(v, "(", ")", "(...)")
+        elif t is dict:
+            self.mapping(v)
+        elif t is set:
+            if v:
+                self.seq(v, "{", "}", "set(...)")
+            else:
+                self.put("set()")
+        elif t is frozenset:
+            if v:
+                self.put("frozenset(")
+                self.seq(v, "{", "}", "frozenset(...)")
+                self.put(")")
+            else:
+                self.put("frozenset()")
+        elif t is bytes:
+            self.put(_bytes_repr(v, self.room + 1))
+        elif t is bytearray:
+            self.put("bytearray(")
+            self.put(_bytes_repr(v, self.room + 1))
+            self.put(")")
+        else:
+            self.put(_plain_repr(v, self.room + 1))
+
+    def seq(self, v, open_, close, cycle):
+        key = id(v)
+        if key in self.active:
+            self.put(cycle)
+            return
+        self.active.add(key)
+        self.put(open_)
+        first = True
+        for item in v:
+            if first:
+                first = False
+            else:
+                self.put(", ")
+            self.value(item)
+        self.put(close)
+        self.active.discard(key)
+
+    def mapping(self, v):
+        key = id(v)
+        if key in self.active:
+            self.put("{...}")
+            return
+        self.active.add(key)
+        self.put("{")
+        first = True
+        for k, item in v.items():
+            if first:
+                first = False
+            else:
+                self.put(", ")
+            self.value(k)
+            self.put(": ")
+            self.value(item)
+        self.put("}")
+        self.active.discard(key)
+
+
+def _quote_probe(s, prefix, single, double):
+    # repr() picks its quotes from the whole string; appending the quote
+    # characters the whole string holds makes repr(prefix) choose the same ones,
+    # and since escapes are per character the result starts with the true repr's
+    # prefix for at least len(prefix) + 1 characters.
+    if single in s and single not in prefix:
+        prefix += single
+    if double in s and double not in prefix:
+        prefix += double
+    return prefix
+
+
+def _str_repr(s, n):
+    if len(s) <= n:
+        return repr(s)
+    return repr(_quote_probe(s, s[:n], "'", '"'))
+
+
+def _bytes_repr(b, n):
+    if len(b) <= n:
+        return repr(bytes(b))
+    return repr(_quote_probe(b, bytes(b[:n]), b"'", b'"'))
+
+
+_LOG10_2 = 0.30102999566398120
+
+
+def _int_repr(v):
+    try:
+        return repr(v)
+    except ValueError:  # more digits than sys.get_int_max_str_digits() allows
+        pass
+    n = -v if v < 0 else v
+    k = int(n.bit_length() * _LOG10_2)  # the number has k or k + 1 digits
+    sign = "negative " if v < 0 else ""
+    if k < 100000:
+        digits = k + 1 if n >= 10**k else k
+        return "<%sint with %d digits>" % (sign, digits)
+    return "<%sint with about %d digits>" % (sign, k)
+
+
+def _plain_repr(v, n):
+    try:
+        r = repr(v)
+    except Exception:
+        return "<repr failed: %s>" % type(v).__name__
+    if type(r) is not str:
+        return "<repr failed: %s>" % type(v).__name__
+    if " at 0x" in r:
+        r = _ADDRESS.sub("", r)
+    return r if len(r) <= n else r[:n]
+
+
+# ---------------------------------------------------------------------------
+# Per-request limits and process state
+
+
+class _Limits:
+    __slots__ = ("max_events", "max_repr", "wall_secs", "max_output", "memory_mib")
+
+    def __init__(self, raw):
+        raw = raw or {}
+
+        def pick(name, default, kind):
+            v = raw.get(name) or 0
+            return kind(v) if v > 0 else default
+
+        self.max_events = pick("max_events", DEFAULT_MAX_EVENTS, int)
+        self.max_repr = pick("max_repr", DEFAULT_MAX_REPR, int)
+        self.wall_secs = pick("wall_secs", DEFAULT_WALL_SECS, float)
+        self.max_output = pick("max_output", DEFAULT_MAX_OUTPUT, int)
+        self.memory_mib = pick("memory_mib", 0, int)
+
+
+class _Capture(io.TextIOBase):
+    """sys.stdout/sys.stderr of a request: keeps the first `limit` characters."""
+
+    encoding = "utf-8"
+    errors = "replace"
+
+    def __init__(self, limit):
+        super().__init__()
+        self._parts = []
+        self._room = limit
+        self._dropped = 0
+        self.buffer = _ByteCapture(self)
+
+    def writable(self):
+        return True
+
+    def isatty(self):
+        return False
+
+    def write(self, s):
+        if not isinstance(s, str):
+            raise TypeError("write() argument must be str, not %s" % type(s).__name__)
+        n = len(s)
+        if self._room >= n:
+            self._parts.append(s)
+            self._room -= n
+        else:
+            if self._room > 0:
+                self._parts.append(s[: self._room])
+            self._dropped += n - max(self._room, 0)
+            self._room = 0
+        return n
+
+    def text(self):
+        out = "".join(self._parts)
+        if self._dropped:
+            out += "\n[ndb: output truncated, %d more characters]\n" % self._dropped
+        return out
+
+
+class _ByteCapture(io.RawIOBase):
+    """sys.stdout.buffer of a request: decodes into the text capture."""
+
+    def __init__(self, text):
+        super().__init__()
+        self._text = text
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        self._text.write(bytes(b).decode("utf-8", "replace"))
+        return len(b)
+
+
+class _State:
+    """What a request may change and the worker restores afterwards."""
+
+    armed = False
+    timed_out = False
+    memory_hard = resource.RLIM_INFINITY
+    stdout = sys.stdout
+    stderr = sys.stderr
+    stdin = sys.stdin
+    recursion = sys.getrecursionlimit()
+    int_digits = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+    cwd = os.getcwd()
+    path = list(sys.path)
+    main_module = sys.modules.get("__main__")
+
+
+def _on_alarm(signum, frame):
+    if _State.armed:
+        _State.timed_out = True
+        raise _Timeout()
+
+
+def _frame_depth():
+    f, n = sys._getframe(1), 0
+    while f is not None:
+        n += 1
+        f = f.f_back
+    return n
+
+
+def _begin(lim, capture):
+    """Prepare the process for running a program."""
+    sys.stdout = sys.stderr = capture
+    sys.stdin = io.StringIO("")
+    sys.setrecursionlimit(_frame_depth() + PROGRAM_RECURSION)
+    if lim.memory_mib > 0:
+        _set_memory(lim.memory_mib)
+    signal.signal(signal.SIGALRM, _on_alarm)
+    _State.timed_out = False
+    _State.armed = True
+    # After the first alarm, repeat every 50 ms so a program that swallows the
+    # exception with a bare except is interrupted again.
+    signal.setitimer(signal.ITIMER_REAL, lim.wall_secs, 0.05)
+
+
+def _disarm():
+    _State.armed = False
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    sys.settrace(None)
+
+
+def _reset():
+    """Undo everything a request may have changed. Idempotent."""
+    _disarm()
+    sys.setprofile(None)
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    sys.stdout, sys.stderr, sys.stdin = _State.stdout, _State.stderr, _State.stdin
+    _set_memory(0)
+    try:
+        sys.setrecursionlimit(_State.recursion)
+    except RecursionError:
+        pass
+    if _State.int_digits:
+        sys.set_int_max_str_digits(_State.int_digits)
+    try:
+        if os.getcwd() != _State.cwd:
+            os.chdir(_State.cwd)
+    except OSError:
+        os.chdir(_State.cwd)
+    sys.path[:] = _State.path
+    sys.modules.pop("__ndb__", None)
+    if _State.main_module is not None:
+        sys.modules["__main__"] = _State.main_module
+
+
+def _set_memory(mib):
+    """Set the soft address-space limit (0: back to the worker's hard limit)."""
+    hard = _State.memory_hard
+    soft = hard
+    if mib > 0:
+        soft = mib * 1024 * 1024
+        if hard != resource.RLIM_INFINITY and soft > hard:
+            soft = hard
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    except (ValueError, OSError):
+        pass
+
+
+def _new_module(name):
+    """A fresh module for the program, registered in sys.modules for the request
+    (dataclasses, typing and pickle look a class's module up there)."""
+    mod = types.ModuleType(name)
+    mod.__dict__["__builtins__"] = builtins
+    sys.modules[name] = mod
+    return mod.__dict__
+
+
+def _syntax_error(e):
+    line = getattr(e, "lineno", None) or 0
+    msg = getattr(e, "msg", None) or str(e)
+    return {"kind": "syntax", "message": msg, "line": line}
+
+
+def _compile_program(source):
+    """Compile the program; return (code, None) or (None, setup-error dict)."""
+    try:
+        return compile(source, PROGRAM, "exec", dont_inherit=True), None
+    except SyntaxError as e:
+        return None, _syntax_error(e)
+    except (ValueError, RecursionError, MemoryError) as e:  # null bytes, nesting
+        return None, {"kind": "syntax", "message": str(e) or type(e).__name__, "line": 0}
+
+
+def _exit_ok(exc):
+    return isinstance(exc, SystemExit) and exc.code in (None, 0)
+
+
+def _describe(exc, lim):
+    if isinstance(exc, _Timeout):
+        return "time limit"
+    if isinstance(exc, _EventLimit):
+        return "event limit"
+    return brepr(exc, lim.max_repr)
+
+
+# ---------------------------------------------------------------------------
+# Entry and check expressions
+
+
+def _compile_expr(text, filename, namespace, what):
+    """Compile an expression evaluated in the program's namespace. Returns
+    (code, None) or (None, message); names it reads must exist."""
+    import ast
+
+    try:
+        tree = ast.parse(text.strip(), filename, "eval")
+    except SyntaxError as e:
+        return None, "%s does not parse: %s" % (what, e.msg)
+    except (ValueError, RecursionError, MemoryError) as e:
+        return None, "%s does not parse: %s" % (what, e)
+    bound = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Lambda):
+            a = node.args
+            for arg in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg]:
+                if arg is not None:
+                    bound.add(arg.arg)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            name = node.id
+            if name not in bound and name not in namespace and not hasattr(builtins, name):
+                return None, "%s: name %r is not defined" % (what, name)
+    return compile(tree, filename, "eval", dont_inherit=True), None
+
+
+# ---------------------------------------------------------------------------
+# The recorder (trace function)
+
+
+class _Recorder:
+    """Records settrace events of frames whose code comes from PROGRAM."""
+
+    def __init__(self, lim):
+        self.events = []
+        self.max_events = lim.max_events
+        self.max_repr = lim.max_repr
+        self.frames = {}  # frame object -> [id, depth, ended by exception]
+        self.stack = []  # open recorded frames, innermost last
+        self.next_id = 1
+        self.limit_hit = False
+        self.lost = False  # the trace function failed (recursion limit, memory)
+
+    def locals_of(self, frame):
+        code = frame.f_code
+        namespace = not (code.co_flags & CO_OPTIMIZED)
+        out = []
+        limit = self.max_repr
+        for name, v in list(frame.f_locals.items()):
+            if name[:1] == ".":  # compiler-made, e.g. a comprehension's ".0"
+                continue
+            if namespace and (
+                (name[:2] == "__" and name[-2:] == "__") or isinstance(v, _HIDDEN_IN_NAMESPACE)
+            ):
+                continue
+            out.append([name, brepr(v, limit)])
+        return out
+
+    def emit(self, ev):
+        if len(self.events) >= self.max_events:
+            self.limit_hit = True
+            raise _EventLimit()
+        self.events.append(ev)
+
+    def on_call(self, frame):
+        info = self.frames.get(frame)
+        if info is None:
+            info = [self.next_id, 0, False]
+        depth = len(self.stack)
+        code = frame.f_code
+        ev = {
+            "event": "call",
+            "frame": info[0],
+            "depth": depth,
+            "func": code.co_name,
+            "file": "",
+            # A module frame starts at line 0 in settrace; report its first line.
+            "line": frame.f_lineno or code.co_firstlineno,
+            "locals": self.locals_of(frame),
+        }
+        self.emit(ev)
+        if info[0] == self.next_id:
+            self.next_id += 1
+            self.frames[frame] = info
+        info[1] = depth
+        info[2] = False
+        self.stack.append(frame)
+
+    def on_event(self, frame, event, arg):
+        info = self.frames.get(frame)
+        if info is None:  # not recorded from its call (cannot normally happen)
+            return
+        code = frame.f_code
+        if event == "line":
+            ev = {
+                "event": "line",
+                "frame": info[0],
+                "depth": info[1],
+                "func": code.co_name,
+                "file": "",
+                "line": frame.f_lineno,
+                "locals": self.locals_of(frame),
+            }
+            self.emit(ev)
+            info[2] = False
+        elif event == "return":
+            if not (info[2] and arg is None):
+                ev = {
+                    "event": "return",
+                    "frame": info[0],
+                    "depth": info[1],
+                    "func": code.co_name,
+                    "file": "",
+                    "line": frame.f_lineno,
+                    "arg": brepr(arg, self.max_repr),
+                }
+                self.emit(ev)
+            # else: the frame is left by an exception; it ends with that event.
+            info[2] = False
+            self.pop(frame)
+        elif event == "exception":
+            exc = arg[1] if arg[1] is not None else arg[0]
+            ev = {
+                "event": "exception",
+                "frame": info[0],
+                "depth": info[1],
+                "func": code.co_name,
+                "file": "",
+                "line": frame.f_lineno,
+                "arg": brepr(exc, self.max_repr),
+            }
+            self.emit(ev)
+            info[2] = True
+
+    def pop(self, frame):
+        stack = self.stack
+        if stack and stack[-1] is frame:
+            stack.pop()
+        elif frame in stack:
+            stack.remove(frame)
+
+    def tracers(self):
+        """Return the global trace function for sys.settrace."""
+        rec = self
+
+        def local_trace(frame, event, arg):
+            try:
+                rec.on_event(frame, event, arg)
+            except RecursionError:
+                rec.lost = True
+                raise
+            except MemoryError:
+                rec.lost = True
+                raise
+            return local_trace
+
+        def global_trace(frame, event, arg):
+            if frame.f_code.co_filename != PROGRAM:
+                return None  # not the program's code: no events for this frame
+            try:
+                rec.on_call(frame)
+            except RecursionError:
+                rec.lost = True
+                raise
+            except MemoryError:
+                rec.lost = True
+                raise
+            return local_trace
+
+        return global_trace
+
+    def synthesize_unwind(self, exc, line_of):
+        """Tracing died (the trace function itself hit the recursion limit or ran
+        out of memory) and `exc` then left the program: add the exception events
+        settrace would have reported in each open frame, innermost first."""
+        while self.stack:
+            frame = self.stack.pop()
+            info = self.frames[frame]
+            if info[2] and self.events and self.events[-1]["frame"] == info[0]:
+                continue  # already ended with its exception event
+            if len(self.events) >= self.max_events:
+                self.limit_hit = True
+                return
+            self.events.append(
+                {
+                    "event": "exception",
+                    "frame": info[0],
+                    "depth": info[1],
+                    "func": frame.f_code.co_name,
+                    "file": "",
+                    "line": line_of.get(frame, frame.f_lineno),
+                    "arg": brepr(exc, self.max_repr),
+                }
+            )
+
+
+def _traceback_lines(exc):
+    lines = {}
+    tb = exc.__traceback__
+    while tb is not None:
+        lines[tb.tb_frame] = tb.tb_lineno
+        tb = tb.tb_next
+    return lines
+
+
+# ---------------------------------------------------------------------------
+# Methods
+
+
+def do_trace(params):
+    lim = _Limits(params.get("limits"))
+    source = params.get("source") or ""
+    entry = (params.get("entry") or "").strip()
+    capture = _Capture(lim.max_output)
+    result = {"events": [], "status": "error", "output": ""}
+
+    code, setup = _compile_program(source)
+    if setup is not None:
+        result["setup_error"] = setup
+        result["exception"] = "SyntaxError: " + setup["message"]
+        return result
+
+    g = _new_module("__ndb__" if entry else "__main__")
+    rec = _Recorder(lim)
+    exc = None
+    lost = False
+    try:
+        try:
+            _begin(lim, capture)
+            if entry:
+                try:
+                    exec(code, g)
+                except BaseException as e:
+                    if not _exit_ok(e):
+                        setup = {"kind": "module", "message": _describe(e, lim), "line": _program_line(e)}
+                if setup is None:
+                    entry_code, why = _compile_expr(entry, ENTRY, g, "entry")
+                    if why is not None:
+                        setup = {"kind": "entry", "message": why}
+                if setup is None:
+                    exc, lost = _run_traced(rec, lambda: eval(entry_code, g))
+            else:
+                exc, lost = _run_traced(rec, lambda: exec(code, g))
+        finally:
+            _disarm()
+    except _Timeout as e:  # the alarm fired while the worker was winding down
+        if exc is None:
+            exc = e
+    output = capture.text()
+    _reset()
+
+    result["output"] = output
+    if setup is not None:
+        result["setup_error"] = setup
+        result["exception"] = setup["message"]
+        return result
+
+    if lost and exc is not None and not (rec.limit_hit or _State.timed_out):
+        rec.synthesize_unwind(exc, _traceback_lines(exc))
+    result["events"] = rec.events
+
+    if rec.limit_hit:
+        result["status"], result["exception"] = "never", "event limit"
+    elif _State.timed_out:
+        result["status"], result["exception"] = "never", "time limit"
+    elif lost and exc is None:
+        result["status"] = "error"
+        result["exception"] = "ndb: tracing was lost before the program ended (recursion limit or memory)"
+    elif exc is None or _exit_ok(exc):
+        result["status"] = "normal"
+    else:
+        result["status"], result["exception"] = "error", _describe(exc, lim)
+    rec.frames.clear()
+    if isinstance(exc, MemoryError):
+        exc = None
+        gc.collect()
+    return result
+
+
+def _run_traced(rec, run):
+    """Run `run` under the recorder; return (uncaught exception or None, lost)."""
+    trace_fn = rec.tracers()
+    exc = None
+    sys.settrace(trace_fn)
+    try:
+        run()
+    except BaseException as e:
+        exc = e
+    finally:
+        still = sys.gettrace()
+        sys.settrace(None)
+    lost = rec.lost or (still is not trace_fn and not rec.limit_hit and not _State.timed_out)
+    return exc, lost
+
+
+def _program_line(exc):
+    """The innermost line of the program in exc's traceback (0 if none)."""
+    line = 0
+    tb = getattr(exc, "__traceback__", None)
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == PROGRAM:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def do_check(params):
+    lim = _Limits(params.get("limits"))
+    capture = _Capture(lim.max_output)
+    result = {"ok": False}
+    code, setup = _compile_program(params.get("source") or "")
+    if setup is not None:
+        result["error"] = "syntax error: %s (line %d)" % (setup["message"], setup["line"])
+        return result
+    g = _new_module("__ndb__")
+    try:
+        try:
+            _begin(lim, capture)
+            result.update(_check(code, g, params, lim))
+        finally:
+            _disarm()
+    except _Timeout:
+        result = {"ok": False, "error": "time limit exceeded (%gs)" % lim.wall_secs}
+    _reset()
+    if _State.timed_out and "error" not in result:
+        result = {"ok": False, "error": "time limit exceeded (%gs)" % lim.wall_secs}
+    return result
+
+
+def _check(code, g, params, lim):
+    try:
+        exec(code, g)
+    except BaseException as e:
+        if isinstance(e, _Timeout):
+            raise
+        if not _exit_ok(e):
+            return {"error": "module raised %s" % _describe(e, lim)}
+    call, why = _compile_expr(params.get("call") or "", ENTRY, g, "call")
+    if why is not None:
+        return {"error": why}
+    expected, why = _compile_expr(params.get("expected") or "", EXPECTED, g, "expected")
+    if why is not None:
+        return {"error": why}
+    try:
+        actual = eval(call, g)
+    except _Timeout:
+        raise
+    except BaseException as e:
+        return {"error": "call raised %s" % _describe(e, lim)}
+    out = {"actual": brepr(actual, lim.max_repr)}
+    try:
+        want = eval(expected, g)
+    except _Timeout:
+        raise
+    except BaseException as e:
+        out["error"] = "expected raised %s" % _describe(e, lim)
+        return out
+    try:
+        out["ok"] = bool(actual == want)
+    except _Timeout:
+        raise
+    except BaseException as e:
+        out["error"] = "comparison raised %s" % _describe(e, lim)
+    return out
+
+
+def do_parse(params):
+    import ast
+
+    source = params.get("source") or ""
+    try:
+        tree = ast.parse(source, PROGRAM)
+        code = compile(tree, PROGRAM, "exec", dont_inherit=True)
+    except SyntaxError as e:
+        return {"functions": [], "executable": [], "syntax_error": _syntax_error(e)}
+    except (ValueError, RecursionError, MemoryError) as e:
+        err = {"kind": "syntax", "message": str(e) or type(e).__name__, "line": 0}
+        return {"functions": [], "executable": [], "syntax_error": err}
+    functions = []
+    _collect_functions(ast, tree, [], functions)
+    functions.sort(key=lambda f: (f["first_line"], f["qualname"]))
+    lines = set()
+    _collect_lines(code, lines)
+    return {"functions": functions, "executable": sorted(lines)}
+
+
+def _collect_functions(ast, node, prefix, out):
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            qual = prefix + [child.name]
+            a = child.args
+            params = [p.arg for p in a.posonlyargs + a.args]
+            if a.vararg is not None:
+                params.append(a.vararg.arg)
+            params += [p.arg for p in a.kwonlyargs]
+            if a.kwarg is not None:
+                params.append(a.kwarg.arg)
+            out.append(
+                {
+                    "name": child.name,
+                    "qualname": ".".join(qual),
+                    "first_line": child.lineno,
+                    "last_line": child.end_lineno or child.lineno,
+                    "params": params,
+                }
+            )
+            _collect_functions(ast, child, qual + ["<locals>"], out)
+        elif isinstance(child, ast.ClassDef):
+            _collect_functions(ast, child, prefix + [child.name], out)
+        else:
+            _collect_functions(ast, child, prefix, out)
+
+
+_RESUME = None
+
+
+def _collect_lines(code, lines):
+    """Add the lines of `code` (and nested code objects) where a line event can
+    happen: every line of its line table, except the lines that only hold the
+    frame's start-up instructions (up to the first RESUME), such as a def line."""
+    global _RESUME
+    if _RESUME is None:
+        import opcode
+
+        _RESUME = opcode.opmap.get("RESUME", -1)
+    start = 0
+    raw = code.co_code
+    for off in range(0, len(raw), 2):
+        if raw[off] == _RESUME:
+            start = off + 2
+            break
+    for lo, hi, line in code.co_lines():
+        if line and hi > start:
+            lines.add(line)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            _collect_lines(const, lines)
+
+
+def do_ping(params):
+    return {
+        "version": "%d.%d.%d" % sys.version_info[:3],
+        "executable": sys.executable,
+        "pid": os.getpid(),
+    }
+
+
+METHODS = {"trace": do_trace, "parse": do_parse, "check": do_check, "ping": do_ping}
+
+
+# ---------------------------------------------------------------------------
+# JSON-RPC loop
+
+
+def _respond(out, msg):
+    try:
+        data = json.dumps(msg).encode("ascii")
+    except MemoryError:
+        gc.collect()
+        data = json.dumps(
+            {"jsonrpc": "2.0", "id": msg.get("id"), "error": {"code": -32603, "message": "out of memory encoding the result"}}
+        ).encode("ascii")
+    out.write(data + b"\n")
+    out.flush()
+
+
+def serve(inp, out):
+    for line in inp:
+        if not line.strip():
+            continue
+        try:
+            req = json.loads(line)
+        except ValueError as e:
+            _respond(out, {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": str(e)}})
+            continue
+        rid = req.get("id")
+        method = METHODS.get(req.get("method"))
+        if method is None:
+            if rid is not None:
+                err = {"code": -32601, "message": "unknown method %r" % req.get("method")}
+                _respond(out, {"jsonrpc": "2.0", "id": rid, "error": err})
+            continue
+        try:
+            try:
+                msg = {"jsonrpc": "2.0", "id": rid, "result": method(req.get("params") or {})}
+            finally:
+                _reset()
+        except BaseException as e:  # a bug in the worker, or a late alarm
+            _reset()
+            import traceback
+
+            detail = "".join(traceback.format_exception(type(e), e, e.__traceback__))
+            sys.stderr.write(detail)
+            sys.stderr.flush()
+            msg = {"jsonrpc": "2.0", "id": rid, "error": {"code": -32603, "message": "worker: " + repr(e)}}
+        if rid is not None:
+            _respond(out, msg)
+        msg = None
+
+
+def main(argv):
+    mib = DEFAULT_MEMORY_MIB
+    if "--memory-mib" in argv:
+        mib = int(argv[argv.index("--memory-mib") + 1])
+    if mib > 0:
+        limit = mib * 1024 * 1024
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+            _State.memory_hard = limit
+        except (ValueError, OSError) as e:
+            sys.stderr.write("ndb tracer: cannot set the memory limit: %s\n" % e)
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    for fd in (3, 4):
+        os.set_inheritable(fd, False)
+    inp = os.fdopen(3, "rb")
+    out = os.fdopen(4, "wb")
+    serve(inp, out)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

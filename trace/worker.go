@@ -1,0 +1,209 @@
+package trace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// workerConfig is how to start one Python worker.
+type workerConfig struct {
+	python    string // resolved interpreter path
+	memoryMiB int    // address-space limit of the worker process
+	log       zerolog.Logger
+}
+
+// worker is one persistent Python tracer process and its JSON-RPC connection.
+// It serves one request at a time; the pool guarantees that.
+type worker struct {
+	pid    int
+	cmd    *exec.Cmd
+	conn   *jsonrpc2.Conn
+	log    zerolog.Logger
+	exited chan struct{} // closed once the process has been reaped
+	status string        // how the process ended; valid after exited is closed
+
+	killOnce sync.Once
+}
+
+// startWorker starts a worker process. ctx bounds the start only; the worker
+// lives until kill or close.
+func startWorker(ctx context.Context, cfg workerConfig) (*worker, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// Requests go Go -> child fd 3, responses child fd 4 -> Go. The program's
+	// stdout and stderr (fds 1 and 2) are never read as protocol.
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("trace: worker pipe: %w", err)
+	}
+	respR, respW, err := os.Pipe()
+	if err != nil {
+		reqR.Close()
+		reqW.Close()
+		return nil, fmt.Errorf("trace: worker pipe: %w", err)
+	}
+	args := append(append([]string(nil), pythonArgs...), "--memory-mib", strconv.Itoa(cfg.memoryMiB))
+	cmd := exec.Command(cfg.python, args...)
+	cmd.Stdin = strings.NewReader(tracerSource)
+	stdout := newLogWriter(cfg.log, zerolog.InfoLevel, "stdout")
+	stderr := newLogWriter(cfg.log, zerolog.WarnLevel, "stderr")
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.ExtraFiles = []*os.File{reqR, respW}
+	cmd.WaitDelay = time.Second // do not wait forever on grandchildren holding fd 1/2
+	cmd.Dir = os.TempDir()
+	isolate(cmd)
+	if err := cmd.Start(); err != nil {
+		for _, f := range []*os.File{reqR, reqW, respR, respW} {
+			f.Close()
+		}
+		return nil, fmt.Errorf("trace: start %s: %w", cfg.python, err)
+	}
+	reqR.Close()
+	respW.Close()
+
+	w := &worker{
+		pid:    cmd.Process.Pid,
+		cmd:    cmd,
+		log:    cfg.log.With().Int("worker_pid", cmd.Process.Pid).Logger(),
+		exited: make(chan struct{}),
+	}
+	stdout.log, stderr.log = w.log, w.log
+	go func() {
+		err := cmd.Wait()
+		stdout.flush()
+		stderr.flush()
+		if err != nil {
+			w.status = err.Error()
+		} else {
+			w.status = "exit status 0"
+		}
+		close(w.exited)
+	}()
+	stream := jsonrpc2.NewPlainObjectStream(pipeConn{r: respR, w: reqW})
+	w.conn = jsonrpc2.NewConn(context.Background(), stream, jsonrpc2.HandlerWithError(refuseCalls))
+
+	// The first answer proves the tracer is up; it also bounds the start.
+	var info pingResult
+	if err := w.call(ctx, "ping", struct{}{}, &info, 30*time.Second); err != nil {
+		w.kill()
+		return nil, fmt.Errorf("trace: worker did not start: %w", err)
+	}
+	w.log.Debug().Str("python", info.Version).Msg("trace worker started")
+	return w, nil
+}
+
+// pingResult is the answer to the ping method.
+type pingResult struct {
+	Version    string `json:"version"`
+	Executable string `json:"executable"`
+	PID        int    `json:"pid"`
+}
+
+// refuseCalls answers requests from the worker, which never sends any.
+func refuseCalls(context.Context, *jsonrpc2.Conn, *jsonrpc2.Request) (any, error) {
+	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "the Go side serves no methods"}
+}
+
+// pipeConn joins the two pipes of a worker into one stream.
+type pipeConn struct {
+	r io.ReadCloser
+	w io.WriteCloser
+}
+
+func (p pipeConn) Read(b []byte) (int, error)  { return p.r.Read(b) }
+func (p pipeConn) Write(b []byte) (int, error) { return p.w.Write(b) }
+
+func (p pipeConn) Close() error {
+	werr := p.w.Close()
+	rerr := p.r.Close()
+	if werr != nil {
+		return werr
+	}
+	return rerr
+}
+
+// call sends one request and waits at most `hard` for the answer. An error
+// that is not a *jsonrpc2.Error (the worker's own report) means the worker is
+// gone or no longer trustworthy: it has been killed, and the error wraps
+// ErrWorkerDied, ErrWorkerTimeout or the caller's context error.
+func (w *worker) call(ctx context.Context, method string, params, result any, hard time.Duration) error {
+	hctx, cancel := context.WithTimeout(ctx, hard)
+	defer cancel()
+	err := w.conn.Call(hctx, method, params, result)
+	if err == nil {
+		return nil
+	}
+	var rpcErr *jsonrpc2.Error
+	if errors.As(err, &rpcErr) {
+		return fmt.Errorf("trace %s: worker %d reported: %w", method, w.pid, err)
+	}
+	if !w.alive() {
+		return w.died(method)
+	}
+	switch {
+	case ctx.Err() != nil:
+		w.kill()
+		return fmt.Errorf("trace %s: abandoned, worker %d killed: %w", method, w.pid, ctx.Err())
+	case hctx.Err() != nil:
+		w.kill()
+		return fmt.Errorf("trace %s: %w (no answer within %s; worker %d killed)", method, ErrWorkerTimeout, hard, w.pid)
+	}
+	// The connection broke: usually the process is exiting right now.
+	select {
+	case <-w.exited:
+	case <-time.After(2 * time.Second):
+		w.kill()
+		return fmt.Errorf("trace %s: %w (connection lost: %v; worker %d killed)", method, ErrWorkerDied, err, w.pid)
+	}
+	return w.died(method)
+}
+
+// died waits for the dead process and describes how it ended.
+func (w *worker) died(method string) error {
+	<-w.exited
+	return fmt.Errorf("trace %s: %w (worker %d: %s)", method, ErrWorkerDied, w.pid, w.status)
+}
+
+// alive reports whether the process has not been reaped yet.
+func (w *worker) alive() bool {
+	select {
+	case <-w.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// kill ends the worker at once (with anything it started) and waits for it.
+func (w *worker) kill() {
+	w.killOnce.Do(func() {
+		if w.alive() {
+			killTree(w.cmd)
+		}
+		w.conn.Close()
+	})
+	<-w.exited
+}
+
+// close ends the worker politely: its request pipe closes, the tracer's loop
+// ends and Python exits; after `grace` it is killed.
+func (w *worker) close(grace time.Duration) {
+	w.conn.Close()
+	select {
+	case <-w.exited:
+	case <-time.After(grace):
+	}
+	w.kill()
+}
