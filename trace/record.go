@@ -25,7 +25,7 @@ func (e *ProgramError) Error() string {
 	case "syntax":
 		return fmt.Sprintf("%s: syntax error: %s", where, e.Message)
 	case "entry":
-		return fmt.Sprintf("%s: bad entry call: %s", where, e.Message)
+		return fmt.Sprintf("%s: %s", where, e.Message) // the message names the entry
 	default:
 		return fmt.Sprintf("%s: the program failed before its entry call: %s", where, e.Message)
 	}

@@ -77,9 +77,13 @@ func TestStepReturnLandsOnTheLevelsReturn(t *testing.T) {
 				t.Fatalf("%s: step_return from %d landed on a %s", p.Name, i, got.Event)
 			}
 			if j > i && got.Frame == n.Frame && got.Depth == n.Depth {
-				// The frame's own end: nothing of this frame after it.
+				// The activation's own end: nothing of it after j (a generator's next
+				// resumption starts with a call node of its own).
 				for k := j + 1; k < len(tree.Nodes) && tree.Nodes[k].Depth >= n.Depth; k++ {
-					if tree.Nodes[k].Frame == n.Frame && tree.Nodes[k].Event != grammar.EventCall {
+					if tree.Nodes[k].Frame == n.Frame && tree.Nodes[k].Event == grammar.EventCall {
+						break
+					}
+					if tree.Nodes[k].Frame == n.Frame {
 						t.Fatalf("%s: step_return from %d stopped at %d before the frame's end", p.Name, i, j)
 					}
 				}

@@ -31,6 +31,7 @@ func runTrace(ctx context.Context, args []string) error {
 	}
 	w := bufio.NewWriter(os.Stdout)
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
 	for _, e := range rec.Result.Events {
 		if err := enc.Encode(e); err != nil {
 			return err
