@@ -85,7 +85,8 @@ func NewContextFiles(files ...ContextFile) (Context, error) {
 // NewContextFiles or decoding already have one; a Context written as a literal does
 // not, and then every Src, Lookup, Lines and Text call (and every encoder made from it)
 // rebuilds it. Treat a Context as immutable once built: the index notices a replaced
-// Files slice but not lines changed in place.
+// Files slice but not lines changed in place. An index is never modified after it is
+// built, so contexts may be shared between goroutines.
 func (c Context) Indexed() Context {
 	c.idx = c.index()
 	return c

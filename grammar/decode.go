@@ -29,8 +29,11 @@ var stateTokens = []string{TokenCallSep, TokenLineSep, TokenReturnSep, TokenExce
 // marker was used (the text says it is the same frame) and 0 (unknown) otherwise;
 // Func is never set. In a single-file context Loc.File is "".
 //
-// Malformed or truncated text gives a *DecodeError with the byte offset in text; no
-// input makes it panic.
+// Decoding is strict about the bytes (tokens, the canonical JSON form, SRC exactly as
+// in the context) but not about what a diff says: a diff may repeat an unchanged
+// variable, and a marker is accepted whatever action led here (the text does not say
+// which frame a state is in). Malformed or truncated text gives a *DecodeError with
+// the byte offset in text; no input makes it panic.
 func DecodeNext(ctx Context, prev *State, text string) (State, Exit, int, error) {
 	d := decoder{text: text, ix: ctx.index()}
 	s, x, marker, n, err := d.state(0, prev, true)
