@@ -1,0 +1,200 @@
+package synth
+
+import (
+	"strings"
+)
+
+// Normalize returns a canonical form of Python source, used both to count distinct
+// generated programs and, by package decontam, to compare generated code with
+// evaluation problems. Two sources that differ only in layout map to the same text.
+//
+// The rules, applied by a small lexer that knows Python's string literals:
+//
+//   - Comments are dropped, and so are lines left blank.
+//   - Physical lines are joined into logical lines: inside brackets and after a
+//     backslash continuation.
+//   - Indentation is replaced by its nesting level, written as four spaces per level
+//     (tabs advance to the next multiple of eight, as in Python's tokenizer).
+//   - Whitespace between tokens is dropped, except one space between two tokens that
+//     would otherwise merge (a name, keyword or number next to another one), so
+//     "x = a+b" and "x=a + b" agree.
+//   - A one-line string literal without a prefix, quotes or backslashes inside is
+//     written with single quotes, so "abc" and 'abc' agree. Other literals (prefixed,
+//     triple-quoted, or containing quotes or escapes) are kept byte for byte.
+//   - Line endings become "\n"; there is no trailing newline.
+//
+// Identifiers are not renamed: renamed copies of a function are not detected.
+// Normalize never fails; unterminated strings or brackets are kept as they are.
+func Normalize(source string) string {
+	n := normalizer{src: strings.ReplaceAll(strings.ReplaceAll(source, "\r\n", "\n"), "\r", "\n")}
+	n.run()
+	return strings.Join(n.lines, "\n")
+}
+
+type normalizer struct {
+	src    string
+	pos    int
+	lines  []string // finished logical lines
+	cur    strings.Builder
+	indent []int // stack of indentation widths, bottom 0
+	depth  int   // bracket depth
+	last   byte  // last byte written to cur on this logical line (0 when none)
+}
+
+func (n *normalizer) run() {
+	n.indent = []int{0}
+	for n.pos < len(n.src) {
+		n.logicalLine()
+	}
+}
+
+// logicalLine reads one logical line starting at the beginning of a physical line.
+func (n *normalizer) logicalLine() {
+	width := 0
+	for n.pos < len(n.src) {
+		c := n.src[n.pos]
+		if c == ' ' {
+			width++
+		} else if c == '\t' {
+			width = (width/8 + 1) * 8
+		} else if c == '\f' {
+			width = 0
+		} else {
+			break
+		}
+		n.pos++
+	}
+	n.cur.Reset()
+	n.last = 0
+	n.depth = 0
+	for n.pos < len(n.src) {
+		c := n.src[n.pos]
+		switch {
+		case c == '\n':
+			n.pos++
+			if n.depth > 0 {
+				continue
+			}
+			n.finish(width)
+			return
+		case c == '\\' && n.pos+1 < len(n.src) && n.src[n.pos+1] == '\n':
+			n.pos += 2
+		case c == ' ' || c == '\t' || c == '\f':
+			n.pos++
+		case c == '#':
+			for n.pos < len(n.src) && n.src[n.pos] != '\n' {
+				n.pos++
+			}
+		case c == '\'' || c == '"':
+			n.str(n.pos, n.pos)
+		case isWordByte(c):
+			start := n.pos
+			for n.pos < len(n.src) && isWordByte(n.src[n.pos]) {
+				n.pos++
+			}
+			// A short run of letters right before a quote is a string prefix.
+			if n.pos < len(n.src) && (n.src[n.pos] == '\'' || n.src[n.pos] == '"') && isStringPrefix(n.src[start:n.pos]) {
+				n.str(start, n.pos)
+				continue
+			}
+			n.emit(n.src[start:n.pos])
+		default:
+			if c == '(' || c == '[' || c == '{' {
+				n.depth++
+			} else if (c == ')' || c == ']' || c == '}') && n.depth > 0 {
+				n.depth--
+			}
+			n.pos++
+			n.emit(string(c))
+		}
+	}
+	n.finish(width)
+}
+
+// str copies the string literal whose prefix starts at start and whose opening quote is
+// at q, and advances past it.
+func (n *normalizer) str(start, q int) {
+	quote := n.src[q]
+	triple := strings.HasPrefix(n.src[q:], strings.Repeat(string(quote), 3))
+	i := q + 1
+	if triple {
+		i = q + 3
+	}
+	closed := false
+	for i < len(n.src) {
+		c := n.src[i]
+		if c == '\\' {
+			i += 2
+			continue
+		}
+		if !triple && c == '\n' {
+			break
+		}
+		if c == quote {
+			if !triple {
+				i++
+				closed = true
+				break
+			}
+			if strings.HasPrefix(n.src[i:], strings.Repeat(string(quote), 3)) {
+				i += 3
+				closed = true
+				break
+			}
+		}
+		i++
+	}
+	if i > len(n.src) {
+		i = len(n.src)
+	}
+	lit := n.src[start:i]
+	n.pos = i
+	if closed && !triple && start == q {
+		body := lit[1 : len(lit)-1]
+		if !strings.ContainsAny(body, "'\"\\") {
+			lit = "'" + body + "'"
+		}
+	}
+	n.emit(lit)
+}
+
+// emit appends a token, with a space only where two tokens would merge.
+func (n *normalizer) emit(tok string) {
+	if tok == "" {
+		return
+	}
+	if n.last != 0 && isWordByte(n.last) && isWordByte(tok[0]) {
+		n.cur.WriteByte(' ')
+	}
+	n.cur.WriteString(tok)
+	n.last = tok[len(tok)-1]
+}
+
+// finish closes the logical line; blank lines leave no trace and do not change the
+// indentation.
+func (n *normalizer) finish(width int) {
+	if n.cur.Len() == 0 {
+		return
+	}
+	for len(n.indent) > 1 && width < n.indent[len(n.indent)-1] {
+		n.indent = n.indent[:len(n.indent)-1]
+	}
+	if width > n.indent[len(n.indent)-1] {
+		n.indent = append(n.indent, width)
+	}
+	level := len(n.indent) - 1
+	n.lines = append(n.lines, strings.Repeat("    ", level)+n.cur.String())
+	n.cur.Reset()
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+func isStringPrefix(s string) bool {
+	switch strings.ToLower(s) {
+	case "r", "u", "b", "f", "br", "rb", "fr", "rf":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,67 @@
+package synth
+
+import "testing"
+
+func TestNormalizeEquivalentLayouts(t *testing.T) {
+	base := "def f(text, n):\n    out = text[:n] + 'x'\n    return out\n"
+	same := []string{
+		base,
+		"def f(text,n):\n  out=text[ : n]+\"x\"   # slice\n\n  return out",
+		"# header\n\ndef f( text , n ) :\r\n\tout = text[:n] + 'x'\r\n\treturn out\r\n\r\n",
+		"def f(text, n):\n    out = text[\n        :n] + 'x'\n    return out\n",
+		"def f(text, n):\n    out = text[:n] \\\n        + 'x'\n    return out\n",
+	}
+	want := Normalize(base)
+	for _, s := range same {
+		if got := Normalize(s); got != want {
+			t.Errorf("Normalize(%q) =\n%s\nwant\n%s", s, got, want)
+		}
+	}
+	if want != "def f(text,n):\n    out=text[:n]+'x'\n    return out" {
+		t.Errorf("unexpected canonical form:\n%s", want)
+	}
+}
+
+func TestNormalizeKeepsDifferences(t *testing.T) {
+	pairs := [][2]string{
+		{"def f(x):\n    return x + 1\n", "def f(x):\n    return x + 2\n"},
+		{"def f(s):\n    return s.split(' ')\n", "def f(s):\n    return s.split('  ')\n"},
+		{"def f(s):\n    return s + '#x'\n", "def f(s):\n    return s\n"},
+		{"def f(x):\n    if x:\n        return 1\n    return 2\n", "def f(x):\n    if x:\n        return 1\n        return 2\n"},
+		{"def f(a):\n    return not a\n", "def f(a):\n    return nota\n"},
+		{"def f(s):\n    return \"it's\"\n", "def f(s):\n    return 'its'\n"},
+	}
+	for _, p := range pairs {
+		if Normalize(p[0]) == Normalize(p[1]) {
+			t.Errorf("Normalize merged distinct sources:\n%s\n---\n%s", p[0], p[1])
+		}
+	}
+}
+
+func TestNormalizeStrings(t *testing.T) {
+	cases := map[string]string{
+		"x = 'a # not a comment'":       "x='a # not a comment'",
+		`x = "a  b"`:                     "x='a  b'",
+		`x = "it's"`:                     `x="it's"`,
+		`x = r"\d"`:                      `x=r"\d"`,
+		`x = f"{y}"  # c`:                `x=f"{y}"`,
+		"x = '''a\n\n  b'''\ny = 1":      "x='''a\n\n  b'''\ny=1",
+		"return  -x":                     "return-x",
+		"a = b if c else d":              "a=b if c else d",
+		"x = 'unterminated":              "x='unterminated",
+		"f(1,\n  2,\n  # note\n  3)\nz": "f(1,2,3)\nz",
+	}
+	for in, want := range cases {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNormalizeIndentLevels(t *testing.T) {
+	a := "def f(x):\n   if x:\n         return 1\n   return 0\n"
+	b := "def f(x):\n    if x:\n        return 1\n    return 0\n"
+	if Normalize(a) != Normalize(b) {
+		t.Errorf("indent widths should not matter:\n%s\n---\n%s", Normalize(a), Normalize(b))
+	}
+}
