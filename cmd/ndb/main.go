@@ -3,6 +3,7 @@
 //	ndb trace FILE [--entry EXPR]                 raw settrace events as JSON lines
 //	ndb trajectory FILE [--entry EXPR] [--inverse] (--actions a,b,... | --seed N)
 //	                                               a serialized debugger trajectory
+//	ndb data gen --out DIR [--programs N] [--seed S]  the training corpus
 //
 // Logs go to stderr through zerolog; stdout carries only the command's result.
 package main
@@ -29,6 +30,7 @@ type command struct {
 var commands = map[string]command{
 	"trace":      {"record a program's raw execution events", runTrace},
 	"trajectory": {"print a debugger trajectory in the model's language", runTrajectory},
+	"data":       {"build the training corpus (ndb data gen)", runData},
 }
 
 func main() {
