@@ -4,6 +4,8 @@ package trace
 
 import (
 	"os/exec"
+	"runtime"
+	"sync"
 	"syscall"
 )
 
@@ -21,4 +23,28 @@ func killTree(cmd *exec.Cmd) {
 	}
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	_ = cmd.Process.Kill()
+}
+
+var (
+	spawnOnce sync.Once
+	spawnCh   chan func()
+)
+
+// startProcess starts cmd on one OS thread that lives as long as the program.
+// Linux sends the parent-death signal when the thread that forked a child
+// exits, not the process; a thread the Go runtime retires (after a goroutine
+// locked to it ends) would otherwise take healthy workers with it.
+func startProcess(cmd *exec.Cmd) error {
+	spawnOnce.Do(func() {
+		spawnCh = make(chan func())
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread is kept for good
+			for f := range spawnCh {
+				f()
+			}
+		}()
+	})
+	errc := make(chan error, 1)
+	spawnCh <- func() { errc <- cmd.Start() }
+	return <-errc
 }

@@ -13,3 +13,6 @@ func killTree(cmd *exec.Cmd) {
 		_ = cmd.Process.Kill()
 	}
 }
+
+// startProcess starts cmd.
+func startProcess(cmd *exec.Cmd) error { return cmd.Start() }

@@ -61,10 +61,6 @@ class _EventLimit(BaseException):
     """Raised by the trace function when the event limit is over."""
 
 
-class _Full(Exception):
-    """Internal: a bounded repr reached its length limit."""
-
-
 # ---------------------------------------------------------------------------
 # Bounded repr
 
@@ -75,102 +71,108 @@ def brepr(value, limit):
     Builtin containers, str, bytes and int are written piece by piece, so the
     result is exactly the prefix of the true repr but a huge value costs no more
     than its first `limit` characters. Other types use their own repr. Memory
-    addresses (" at 0x7f...") are removed so that runs are reproducible."""
-    w = _ReprWriter(limit)
+    addresses (" at 0x7f...") are removed so that runs are reproducible. The
+    walk is iterative: nesting depth costs no Python recursion, which matters
+    inside a trace function called near the recursion limit."""
+    parts = []
+    room = limit  # characters left before the limit
+    active = set()  # ids of the containers being written (for cycles)
+    stack = []  # generators of the open containers
+    item = value
     try:
-        w.value(value)
-    except _Full:
-        return "".join(w.parts)[:limit] + "..."
+        while True:
+            if item is not _NOTHING:
+                piece = _piece(item, room + 1, active)
+                item = _NOTHING
+                if type(piece) is str:
+                    parts.append(piece)
+                    room -= len(piece)
+                    if room < 0:
+                        return "".join(parts)[:limit] + "..."
+                else:
+                    stack.append(piece)
+            if not stack:
+                return "".join(parts)
+            for tok in stack[-1]:
+                if type(tok) is str:
+                    parts.append(tok)
+                    room -= len(tok)
+                    if room < 0:
+                        return "".join(parts)[:limit] + "..."
+                else:
+                    item = tok[0]
+                    break
+            else:
+                stack.pop()
     except Exception:  # e.g. "dictionary changed size during iteration"
         return "<repr failed: %s>" % type(value).__name__
-    return "".join(w.parts)
 
 
-class _ReprWriter:
-    __slots__ = ("parts", "room", "active")
+_NOTHING = object()
 
-    def __init__(self, limit):
-        self.parts = []
-        self.room = limit  # characters left before the limit
-        self.active = set()  # ids of containers being written (cycles)
 
-    def put(self, s):
-        self.parts.append(s)
-        self.room -= len(s)
-        if self.room < 0:
-            raise _Full
+def _piece(v, n, active):
+    """The repr of a scalar as one string (at least its first n characters), or
+    a generator of the pieces of a container: strings, and 1-tuples holding the
+    elements to write in their place."""
+    t = type(v)
+    if t is str:
+        return _str_repr(v, n)
+    if t is int:
+        return _int_repr(v)
+    if t is list:
+        return _seq(v, "[", "]", "[...]", active)
+    if t is tuple:
+        return _seq(v, "(", ",)" if len(v) == 1 else ")", "(...)", active)
+    if t is dict:
+        return _dict(v, active)
+    if t is set:
+        return _seq(v, "{", "}", "set(...)", active) if v else "set()"
+    if t is frozenset:
+        return _seq(v, "frozenset({", "})", "frozenset(...)", active) if v else "frozenset()"
+    if t is bytes:
+        return _bytes_repr(v, n)
+    if t is bytearray:
+        return _bytearray_repr(v, n)
+    return _plain_repr(v, n)
 
-    def value(self, v):
-        t = type(v)
-        if t is str:
-            self.put(_str_repr(v, self.room + 1))
-        elif t is int:
-            self.put(_int_repr(v))
-        elif t is list:
-            self.seq(v, "[", "]", "[...]")
-        elif t is tuple:
-            if len(v) == 1:
-                self.seq(v, "(", ",)", "(...)")
-            else:
-                self.seq(v, "(", ")", "(...)")
-        elif t is dict:
-            self.mapping(v)
-        elif t is set:
-            if v:
-                self.seq(v, "{", "}", "set(...)")
-            else:
-                self.put("set()")
-        elif t is frozenset:
-            if v:
-                self.put("frozenset(")
-                self.seq(v, "{", "}", "frozenset(...)")
-                self.put(")")
-            else:
-                self.put("frozenset()")
-        elif t is bytes:
-            self.put(_bytes_repr(v, self.room + 1))
-        elif t is bytearray:
-            self.put("bytearray(")
-            self.put(_bytes_repr(v, self.room + 1))
-            self.put(")")
+
+def _seq(v, open_, close, cycle, active):
+    key = id(v)
+    if key in active:
+        yield cycle
+        return
+    active.add(key)
+    yield open_
+    first = True
+    for x in v:
+        if first:
+            first = False
         else:
-            self.put(_plain_repr(v, self.room + 1))
+            yield ", "
+        yield (x,)
+    yield close
+    active.discard(key)
 
-    def seq(self, v, open_, close, cycle):
-        key = id(v)
-        if key in self.active:
-            self.put(cycle)
-            return
-        self.active.add(key)
-        self.put(open_)
-        first = True
-        for item in v:
-            if first:
-                first = False
-            else:
-                self.put(", ")
-            self.value(item)
-        self.put(close)
-        self.active.discard(key)
 
-    def mapping(self, v):
-        key = id(v)
-        if key in self.active:
-            self.put("{...}")
-            return
-        self.active.add(key)
-        self.put("{")
-        first = True
-        for k, item in v.items():
-            if first:
-                first = False
-            else:
-                self.put(", ")
-            self.value(k)
-            self.put(": ")
-            self.value(item)
-        self.put("}")
-        self.active.discard(key)
+def _dict(v, active):
+    key = id(v)
+    if key in active:
+        yield "{...}"
+        return
+    active.add(key)
+    yield "{"
+    first = True
+    for k, x in v.items():
+        if first:
+            first = False
+        else:
+            yield ", "
+        yield (k,)
+        yield ": "
+        yield (x,)
+    yield "}"
+    active.discard(key)
 
 
 def _quote_probe(s, prefix, single, double):
@@ -193,8 +195,16 @@ def _str_repr(s, n):
 
 def _bytes_repr(b, n):
     if len(b) <= n:
-        return repr(bytes(b))
-    return repr(_quote_probe(b, bytes(b[:n]), b"'", b'"'))
+        return repr(b)
+    return repr(_quote_probe(b, b[:n], b"'", b'"'))
+
+
+def _bytearray_repr(b, n):
+    # bytearray picks and escapes quotes its own way; probing it with a
+    # bytearray keeps exactly its rules.
+    if len(b) <= n:
+        return repr(b)
+    return repr(bytearray(_quote_probe(b, bytes(b[:n]), b"'", b'"')))
 
 
 _LOG10_2 = 0.30102999566398120
@@ -398,6 +408,23 @@ def _new_module(name):
     mod.__dict__["__builtins__"] = builtins
     sys.modules[name] = mod
     return mod.__dict__
+
+
+def _as_main(g):
+    """After the module ran as "__ndb__" (so that its `if __name__ ==
+    "__main__":` block was skipped), make it "__main__" for the call: objects of
+    its classes then show as <__main__.C object>, as in a script run directly
+    and in whole-script traces."""
+    mod = sys.modules.get("__ndb__")
+    g["__name__"] = "__main__"
+    if mod is not None:
+        sys.modules["__main__"] = mod
+    for v in list(g.values()):
+        if isinstance(v, (type, types.FunctionType)) and getattr(v, "__module__", None) == "__ndb__":
+            try:
+                v.__module__ = "__main__"
+            except (AttributeError, TypeError):
+                pass
 
 
 def _syntax_error(e):
@@ -670,6 +697,7 @@ def do_trace(params):
                     if not _exit_ok(e):
                         setup = {"kind": "module", "message": _describe(e, lim), "line": _program_line(e)}
                 if setup is None:
+                    _as_main(g)
                     entry_code, why = _compile_expr(entry, ENTRY, g, "entry")
                     if why is not None:
                         setup = {"kind": "entry", "message": why}
@@ -771,6 +799,7 @@ def _check(code, g, params, lim):
             raise
         if not _exit_ok(e):
             return {"error": "module raised %s" % _describe(e, lim)}
+    _as_main(g)
     call, why = _compile_expr(params.get("call") or "", ENTRY, g, "call")
     if why is not None:
         return {"error": why}

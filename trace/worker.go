@@ -64,7 +64,7 @@ func startWorker(ctx context.Context, cfg workerConfig) (*worker, error) {
 	cmd.WaitDelay = time.Second // do not wait forever on grandchildren holding fd 1/2
 	cmd.Dir = os.TempDir()
 	isolate(cmd)
-	if err := cmd.Start(); err != nil {
+	if err := startProcess(cmd); err != nil {
 		for _, f := range []*os.File{reqR, reqW, respR, respW} {
 			f.Close()
 		}
@@ -192,6 +192,9 @@ func (w *worker) kill() {
 		if w.alive() {
 			killTree(w.cmd)
 		}
+		<-w.exited
+		// Closed only now, so that an answer already in the pipe is read (or
+		// its call released) rather than reported as unexpected by jsonrpc2.
 		w.conn.Close()
 	})
 	<-w.exited
