@@ -6,7 +6,8 @@ BIN     := bin/ndb
 PYTHON  ?= python3
 
 # Packages that need no libtorch (they must build and test without it).
-PURE_PKGS := ./grammar/... ./trace/... ./session/... ./adapter/... ./cmd/...
+PURE_PKGS := ./grammar/... ./trace/... ./session/... ./adapter/... ./cmd/... \
+             ./train/corpus/... ./train/synth/... ./train/decontam/... ./train/progress/...
 
 -include mk/*.mk
 
