@@ -72,7 +72,7 @@ func (f *fn) choose() *block {
 func (f *fn) run(b *block) *variable {
 	share := f.g.opts.HelperShare
 	if f.depth > 0 {
-		share *= 0.3
+		share *= 1.5
 	}
 	if len(b.names) > 0 && f.helperBudget() && f.g.chance(share) {
 		return f.produce(f.extract(b))
@@ -89,6 +89,14 @@ func (f *fn) extract(b *block) *variable {
 		f.tag("nested-call")
 	}
 	res := b.gen(h)
+	if res != nil && f.depth == 0 && f.g.chance(0.3) {
+		// A second step inside the helper, usually reading the first step's result;
+		// it may become a helper of the helper.
+		h.produce(res)
+		if r := h.run(h.choose()); r != nil {
+			res = r
+		}
+	}
 	if res != nil {
 		if res.k == kIntSet && h.g.chance(0.5) {
 			h.line("return sorted(%s)", res.name)

@@ -575,22 +575,26 @@ func nevSquares(s *failure) string {
 
 func nevReplace(s *failure) string {
 	g := s.f.g
-	nonLetter := func(v any) bool { return strings.ContainsAny(v.(string), "0123456789-,:;| ") }
-	str := s.in(kStr, nonLetter, func() any { return g.strValue(flCSV) + "-" + itoa(g.intn(10)) })
-	var c string
-	for _, r := range str.val.(string) {
-		if strings.ContainsRune("0123456789-,:;| ", r) {
-			c = string(r)
-			if g.chance(0.5) {
-				break
+	const marks = "0123456789-,:;| "
+	str := s.in(kStr, func(v any) bool { return strings.ContainsAny(v.(string), marks) }, func() any {
+		return g.strValue(flCSV) + "-" + itoa(g.intn(10))
+	})
+	text := str.val.(string)
+	// The mark is not a letter, so upper() leaves it as it is and the loop never ends.
+	c := s.in(kChar, func(v any) bool { return strings.Contains(marks, v.(string)) && strings.Contains(text, v.(string)) }, func() any {
+		var cs []string
+		for _, r := range text {
+			if strings.ContainsRune(marks, r) {
+				cs = append(cs, string(r))
 			}
 		}
-	}
+		return pick(g, cs)
+	})
 	t := s.at.reserve([]string{"loud", "shouted", "upper_text"})
 	s.at.line("%s = %s", t, str.name)
-	s.at.line("while %s in %s:", g.str(c), t)
+	s.at.line("while %s in %s:", c.name, t)
 	s.at.in()
-	s.at.line("%s = %s.replace(%s, %s.upper())", t, t, g.str(c), g.str(c))
+	s.at.line("%s = %s.replace(%s, %s.upper())", t, t, c.name, c.name)
 	s.at.out()
 	s.at.tag("while")
 	return t

@@ -64,7 +64,9 @@ func TestSpeed(t *testing.T) {
 	}
 	rate := n / time.Since(start).Seconds()
 	t.Logf("%.0f programs/s", rate)
-	if rate < 10000 {
+	// Typically 25000-35000/s on one core; the floor leaves room for loaded CI
+	// machines and the race detector. BenchmarkGenerate reports the real rate.
+	if rate < 3000 {
 		t.Errorf("generator produces %.0f programs/s, want well over 10000", rate)
 	}
 }

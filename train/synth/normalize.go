@@ -16,8 +16,8 @@ import (
 //   - Indentation is replaced by its nesting level, written as four spaces per level
 //     (tabs advance to the next multiple of eight, as in Python's tokenizer).
 //   - Whitespace between tokens is dropped, except one space between two tokens that
-//     would otherwise merge (a name, keyword or number next to another one), so
-//     "x = a+b" and "x=a + b" agree.
+//     would otherwise merge (a name, keyword or number next to another one, or two
+//     adjacent string literals), so "x = a+b" and "x=a + b" agree.
 //   - A one-line string literal without a prefix, quotes or backslashes inside is
 //     written with single quotes, so "abc" and 'abc' agree. Other literals (prefixed,
 //     triple-quoted, or containing quotes or escapes) are kept byte for byte.
@@ -77,8 +77,13 @@ func (n *normalizer) logicalLine() {
 			}
 			n.finish(width)
 			return
-		case c == '\\' && n.pos+1 < len(n.src) && n.src[n.pos+1] == '\n':
-			n.pos += 2
+		case c == '\\' && n.continuation():
+			for n.pos < len(n.src) && n.src[n.pos] != '\n' {
+				n.pos++
+			}
+			n.pos++
+		case c == '\\':
+			n.pos++ // a stray backslash (invalid Python) is dropped
 		case c == ' ' || c == '\t' || c == '\f':
 			n.pos++
 		case c == '#':
@@ -109,6 +114,21 @@ func (n *normalizer) logicalLine() {
 		}
 	}
 	n.finish(width)
+}
+
+// continuation reports whether the backslash at pos ends its line (blanks and a
+// comment after it are tolerated).
+func (n *normalizer) continuation() bool {
+	for i := n.pos + 1; i < len(n.src); i++ {
+		switch n.src[i] {
+		case ' ', '\t', '\f':
+		case '\n', '#':
+			return true
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // str copies the string literal whose prefix starts at start and whose opening quote is
@@ -149,6 +169,9 @@ func (n *normalizer) str(start, q int) {
 	}
 	lit := n.src[start:i]
 	n.pos = i
+	if !closed {
+		n.depth = 0 // an unterminated string ends its logical line
+	}
 	if closed && !triple && start == q {
 		body := lit[1 : len(lit)-1]
 		if !strings.ContainsAny(body, "'\"\\") {
@@ -163,7 +186,7 @@ func (n *normalizer) emit(tok string) {
 	if tok == "" {
 		return
 	}
-	if n.last != 0 && isWordByte(n.last) && isWordByte(tok[0]) {
+	if n.last != 0 && (isWordByte(n.last) && isWordByte(tok[0]) || isQuote(n.last) && isQuote(tok[0])) {
 		n.cur.WriteByte(' ')
 	}
 	n.cur.WriteString(tok)
@@ -190,6 +213,8 @@ func (n *normalizer) finish(width int) {
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
+
+func isQuote(c byte) bool { return c == '\'' || c == '"' }
 
 func isStringPrefix(s string) bool {
 	switch strings.ToLower(s) {

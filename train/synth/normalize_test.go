@@ -41,14 +41,14 @@ func TestNormalizeKeepsDifferences(t *testing.T) {
 func TestNormalizeStrings(t *testing.T) {
 	cases := map[string]string{
 		"x = 'a # not a comment'":       "x='a # not a comment'",
-		`x = "a  b"`:                     "x='a  b'",
-		`x = "it's"`:                     `x="it's"`,
-		`x = r"\d"`:                      `x=r"\d"`,
-		`x = f"{y}"  # c`:                `x=f"{y}"`,
-		"x = '''a\n\n  b'''\ny = 1":      "x='''a\n\n  b'''\ny=1",
-		"return  -x":                     "return-x",
-		"a = b if c else d":              "a=b if c else d",
-		"x = 'unterminated":              "x='unterminated",
+		`x = "a  b"`:                    "x='a  b'",
+		`x = "it's"`:                    `x="it's"`,
+		`x = r"\d"`:                     `x=r"\d"`,
+		`x = f"{y}"  # c`:               `x=f"{y}"`,
+		"x = '''a\n\n  b'''\ny = 1":     "x='''a\n\n  b'''\ny=1",
+		"return  -x":                    "return-x",
+		"a = b if c else d":             "a=b if c else d",
+		"x = 'unterminated":             "x='unterminated",
 		"f(1,\n  2,\n  # note\n  3)\nz": "f(1,2,3)\nz",
 	}
 	for in, want := range cases {
@@ -64,4 +64,25 @@ func TestNormalizeIndentLevels(t *testing.T) {
 	if Normalize(a) != Normalize(b) {
 		t.Errorf("indent widths should not matter:\n%s\n---\n%s", Normalize(a), Normalize(b))
 	}
+}
+
+func TestNormalizeIdempotentOnPrograms(t *testing.T) {
+	for _, p := range generate(13, 3000, Options{}) {
+		n := Normalize(p.Source)
+		if Normalize(n) != n {
+			t.Fatalf("Normalize is not idempotent on:\n%s\n---\n%s\n---\n%s", p.Source, n, Normalize(n))
+		}
+	}
+}
+
+func FuzzNormalize(f *testing.F) {
+	f.Add("def f(x):\n    return x + 1\n")
+	f.Add("x = '''a\n  b'''  # c\ny = r'\\d' if z else \"q\"\n")
+	f.Add("f(1,\n  [2,\n   3]) \\\n + 4\n\tz = 'a")
+	f.Fuzz(func(t *testing.T, src string) {
+		n := Normalize(src)
+		if m := Normalize(n); m != n {
+			t.Errorf("not idempotent:\n%q\n%q\n%q", src, n, m)
+		}
+	})
 }
