@@ -181,16 +181,16 @@ func (p *Pool) do(ctx context.Context, method string, params, result any, wall t
 	p.stats.add(method)
 	w, err := p.acquire(ctx)
 	if err != nil {
-		return fmt.Errorf("trace %s: %w", method, err)
+		return fmt.Errorf("trace: %s request: %w", method, err)
 	}
 	err = w.call(ctx, method, params, result, wall+p.grace)
 	if err == nil || w.alive() && isWorkerReport(err) {
 		p.release(w)
 		return err
 	}
-	p.replace(w)
+	p.replace(w, err)
 	if p.isClosed() {
-		return fmt.Errorf("trace %s: %w (%v)", method, ErrPoolClosed, err)
+		return fmt.Errorf("trace: %s request: %w (%v)", method, ErrPoolClosed, err)
 	}
 	return err
 }
@@ -233,7 +233,7 @@ func (p *Pool) release(w *worker) {
 // replace kills a broken worker and starts its successor in the background;
 // the slot is filled with the new worker, or left empty (nil) for the next
 // request to retry when the start failed.
-func (p *Pool) replace(w *worker) {
+func (p *Pool) replace(w *worker, why error) {
 	w.kill()
 	p.forget(w)
 	p.restarts.Add(1)
@@ -243,6 +243,7 @@ func (p *Pool) replace(w *worker) {
 		p.slots <- nil
 		return
 	}
+	p.log.Warn().Err(why).Int("worker_pid", w.pid).Msg("replacing trace worker")
 	p.bg.Add(1) // under mu, so never after Close started waiting
 	p.mu.Unlock()
 	go func() {

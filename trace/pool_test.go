@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -34,6 +35,9 @@ func tpShared(t testing.TB) *trace.Pool {
 		tpSharedPool, tpSharedErr = trace.NewPool(context.Background(), trace.PoolOptions{
 			Workers: 2,
 			Log:     tpLog(),
+			// Generous: the tests run on loaded machines, and nothing here is
+			// meant to reach the hard deadline.
+			Grace: 30 * time.Second,
 		})
 	})
 	if tpSharedErr != nil {
@@ -49,7 +53,7 @@ const tpBusy = "exec('while True: pass')\n"
 // tpNew returns a private pool, closed when the test ends.
 func tpNew(t testing.TB, opts trace.PoolOptions) *trace.Pool {
 	t.Helper()
-	if opts.Log.GetLevel() == zerolog.TraceLevel { // the zero Logger
+	if reflect.ValueOf(opts.Log).IsZero() {
 		opts.Log = tpLog()
 	}
 	p, err := trace.NewPool(context.Background(), opts)
@@ -61,7 +65,7 @@ func tpNew(t testing.TB, opts trace.PoolOptions) *trace.Pool {
 }
 
 func tpLog() zerolog.Logger {
-	return zerolog.New(zerolog.ConsoleWriter{Out: os.Stderr}).Level(zerolog.WarnLevel).With().Timestamp().Logger()
+	return zerolog.New(zerolog.ConsoleWriter{Out: os.Stderr, NoColor: true}).Level(zerolog.WarnLevel).With().Timestamp().Logger()
 }
 
 func tpCtx(t testing.TB) context.Context {
@@ -73,6 +77,9 @@ func tpCtx(t testing.TB) context.Context {
 // tpTrace traces source with entry on the shared pool and fails on a transport error.
 func tpTrace(t testing.TB, source, entry string, lim trace.Limits) trace.TraceResult {
 	t.Helper()
+	if lim.WallSecs == 0 {
+		lim.WallSecs = 20 // loaded test machines; tests of the limit set their own
+	}
 	res, err := tpShared(t).Trace(tpCtx(t), trace.TraceRequest{Source: source, Entry: entry, Limits: lim})
 	if err != nil {
 		t.Fatalf("Trace: %v", err)
@@ -375,5 +382,50 @@ func TestOtherInterpreters(t *testing.T) {
 	}
 	if ran == 0 {
 		t.Skip("no other interpreter installed")
+	}
+}
+
+// tpLockedBuffer is a log sink that tests can read while workers write.
+type tpLockedBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *tpLockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *tpLockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func TestWorkerRealStdoutGoesToLog(t *testing.T) {
+	var logs tpLockedBuffer
+	p := tpNew(t, trace.PoolOptions{Workers: 1, Log: zerolog.New(&logs)})
+	src := "import os, sys\nos.write(1, b'raw fd one\\n')\nos.write(2, b'raw fd two\\n')\nprint('captured')\nsys.__stdout__.write('real stdout\\n')\nsys.__stdout__.flush()\n"
+	res, err := p.Trace(tpCtx(t), trace.TraceRequest{Source: src})
+	if err != nil || res.Status != trace.StatusNormal {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	if res.Output != "captured\n" {
+		t.Errorf("Output = %q: only sys.stdout and sys.stderr are captured", res.Output)
+	}
+	// The process's real fds are logged, never mixed into the protocol.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		l := logs.String()
+		if strings.Contains(l, `"stream":"stdout","message":"raw fd one"`) &&
+			strings.Contains(l, `"stream":"stderr","message":"raw fd two"`) &&
+			strings.Contains(l, `"message":"real stdout"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("worker output not logged:\n%s", l)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

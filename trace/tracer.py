@@ -369,6 +369,11 @@ def _reset():
     sys.setprofile(None)
     signal.signal(signal.SIGALRM, signal.SIG_IGN)
     sys.stdout, sys.stderr, sys.stdin = _State.stdout, _State.stderr, _State.stdin
+    for stream in (sys.stdout, sys.stderr):  # written via sys.__stdout__: logged by Go
+        try:
+            stream.flush()
+        except Exception:
+            pass
     _set_memory(0)
     try:
         sys.setrecursionlimit(_State.recursion)
@@ -379,8 +384,11 @@ def _reset():
     try:
         if os.getcwd() != _State.cwd:
             os.chdir(_State.cwd)
-    except OSError:
-        os.chdir(_State.cwd)
+    except OSError:  # the current directory was removed
+        try:
+            os.chdir(_State.cwd)
+        except OSError:
+            pass
     sys.path[:] = _State.path
     sys.modules.pop("__ndb__", None)
     if _State.main_module is not None:

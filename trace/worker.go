@@ -147,7 +147,7 @@ func (w *worker) call(ctx context.Context, method string, params, result any, ha
 	}
 	var rpcErr *jsonrpc2.Error
 	if errors.As(err, &rpcErr) {
-		return fmt.Errorf("trace %s: worker %d reported: %w", method, w.pid, err)
+		return fmt.Errorf("trace: %s request: worker %d reported: %w", method, w.pid, err)
 	}
 	if !w.alive() {
 		return w.died(method)
@@ -155,17 +155,17 @@ func (w *worker) call(ctx context.Context, method string, params, result any, ha
 	switch {
 	case ctx.Err() != nil:
 		w.kill()
-		return fmt.Errorf("trace %s: abandoned, worker %d killed: %w", method, w.pid, ctx.Err())
+		return fmt.Errorf("trace: %s request: abandoned, worker %d killed: %w", method, w.pid, ctx.Err())
 	case hctx.Err() != nil:
 		w.kill()
-		return fmt.Errorf("trace %s: %w (no answer within %s; worker %d killed)", method, ErrWorkerTimeout, hard, w.pid)
+		return fmt.Errorf("trace: %s request: %w (no answer within %s; worker %d killed)", method, ErrWorkerTimeout, hard, w.pid)
 	}
 	// The connection broke: usually the process is exiting right now.
 	select {
 	case <-w.exited:
 	case <-time.After(2 * time.Second):
 		w.kill()
-		return fmt.Errorf("trace %s: %w (connection lost: %v; worker %d killed)", method, ErrWorkerDied, err, w.pid)
+		return fmt.Errorf("trace: %s request: %w (connection lost: %v; worker %d killed)", method, ErrWorkerDied, err, w.pid)
 	}
 	return w.died(method)
 }
@@ -173,7 +173,7 @@ func (w *worker) call(ctx context.Context, method string, params, result any, ha
 // died waits for the dead process and describes how it ended.
 func (w *worker) died(method string) error {
 	<-w.exited
-	return fmt.Errorf("trace %s: %w (worker %d: %s)", method, ErrWorkerDied, w.pid, w.status)
+	return fmt.Errorf("trace: %s request: %w (worker %d: %s)", method, ErrWorkerDied, w.pid, w.status)
 }
 
 // alive reports whether the process has not been reaped yet.
@@ -193,8 +193,13 @@ func (w *worker) kill() {
 			killTree(w.cmd)
 		}
 		<-w.exited
-		// Closed only now, so that an answer already in the pipe is read (or
-		// its call released) rather than reported as unexpected by jsonrpc2.
+		// Closed only once the reader has drained the pipe (it ends at EOF now
+		// that the process is gone), so that an answer already written is
+		// taken by its call rather than reported as unexpected by jsonrpc2.
+		select {
+		case <-w.conn.DisconnectNotify():
+		case <-time.After(time.Second):
+		}
 		w.conn.Close()
 	})
 	<-w.exited
