@@ -79,14 +79,20 @@ func (t *Tokenizer) appendPiece(dst []int, p string) []int {
 	return dst
 }
 
-// bpe applies the merges to the bytes of p: repeatedly the merge of lowest rank among
-// the adjacent pairs, at its leftmost position (as Hugging Face's BPE model does).
+// bpe applies the merges to the bytes of p (not empty): repeatedly the merge of lowest
+// rank among the adjacent pairs, at its leftmost position (as Hugging Face's BPE model
+// does).
 func (t *Tokenizer) bpe(p string) []int32 {
 	if len(p) > maxShortPiece {
 		return t.bpeLong(p)
 	}
 	var symBuf, rankBuf [maxShortPiece]int32
-	syms, ranks := symBuf[:len(p)], rankBuf[:len(p)-1]
+	return t.bpeShort(p, symBuf[:len(p)], rankBuf[:len(p)-1])
+}
+
+// bpeShort is bpe in O(n²), fast for short pieces, with scratch space for the symbols
+// (len(p)) and the ranks of adjacent pairs (len(p)-1).
+func (t *Tokenizer) bpeShort(p string, syms, ranks []int32) []int32 {
 	for i := range len(p) {
 		syms[i] = t.byteID[p[i]]
 	}

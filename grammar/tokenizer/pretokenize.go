@@ -14,23 +14,28 @@ import (
 //
 // The alternatives, tried in order at each position:
 //
-//	[^\r\n\p{L}\p{N}_]?[\p{L}_][\p{L}\p{N}_]*   an identifier or word, with at most one leading
-//	                                            non-word character (" count", ".append", "(x")
-//	 *\p{N}{1,3}                                1 to 3 digits, with the spaces before them
-//	                                            ("  5" of a line prefix "  5|", " 12")
-//	 ?[^\s\p{L}\p{N}_]+                         a run of punctuation, with at most one space
-//	                                            before it (`":`, ` "'`, `'",`, ` +=`)
-//	\s*[\r\n]+                                  whitespace up to the last line break of a run
-//	\s+(?!\S)                                   whitespace, leaving the last space to the next
-//	                                            word: indentation becomes 4k spaces + " word"
-//	\s+                                         any other whitespace
+//	[^\r\n\p{L}\p{N}_]?[\p{L}_][\p{L}\p{N}_]*
+//		an identifier or word, with at most one non-word character before it:
+//		" count", ".append", "(x", "_tmp"
+//	 *\p{N}{1,3}\|?
+//		1 to 3 digits, with the spaces before them and a '|' after them: the line
+//		prefix "  5|" of CONTEXT and SRC lines is one pre-token; " 12", "123"
+//	 ?[^\s\p{L}\p{N}_]+
+//		a run of punctuation, with at most one space before it: `":`, ` "'`, ` +=`
+//	\s*[\r\n]+
+//		whitespace up to the last line break of a run (line breaks stay apart from the
+//		indentation that follows)
+//	\s+(?!\S)
+//		whitespace but its last character, which goes to the next word: indentation
+//		after "  5|" becomes 4k spaces and " word", so runs of 4k spaces merge well
+//	\s+
+//		any other whitespace
 //
-// Differences from GPT-2's pattern (GPT2Pattern): no English contractions (they would
-// split Python string reprs like 's'), '_' and digits belong to identifiers, digits
-// come in groups of at most three with the spaces before them (line numbers of the
-// context and SRC), and line breaks are kept apart from the indentation that follows.
-// Every character is matched by some alternative, so the matches cover the text.
-const Pattern = `[^\r\n\p{L}\p{N}_]?[\p{L}_][\p{L}\p{N}_]*| *\p{N}{1,3}| ?[^\s\p{L}\p{N}_]+|\s*[\r\n]+|\s+(?!\S)|\s+`
+// Unlike GPT-2's pattern (GPT2Pattern) it has no English contractions (they would cut
+// Python reprs like 's'), '_' and digits belong to identifiers, and digits come in
+// groups of at most three. Every character is matched by some alternative, so the
+// matches cover the text.
+const Pattern = `[^\r\n\p{L}\p{N}_]?[\p{L}_][\p{L}\p{N}_]*| *\p{N}{1,3}\|?| ?[^\s\p{L}\p{N}_]+|\s*[\r\n]+|\s+(?!\S)|\s+`
 
 // GPT2Pattern is GPT-2's pre-tokenization regex, the one of Hugging Face's ByteLevel
 // pre-tokenizer with use_regex true. Load accepts tokenizer files that use it.
@@ -179,7 +184,7 @@ func nextNDB(s string, i int) int {
 			return wordRun(s, i+w0+w1)
 		}
 	}
-	// ' *\p{N}{1,3}'
+	// ' *\p{N}{1,3}\|?'
 	j := i
 	for j < len(s) && s[j] == ' ' {
 		j++
@@ -191,6 +196,9 @@ func nextNDB(s string, i int) int {
 				break
 			}
 			j += w
+		}
+		if j < len(s) && s[j] == '|' {
+			j++
 		}
 		return j
 	}

@@ -52,45 +52,45 @@ func newTokenizer(tokens []string, special []bool, merges [][2]int32, split spli
 	for id, s := range tokens {
 		if special[id] {
 			if s == "" {
-				return nil, fmt.Errorf("tokenizer: special token %d is empty", id)
+				return nil, fmt.Errorf("special token %d is empty", id)
 			}
 			if !utf8.ValidString(s) {
-				return nil, fmt.Errorf("tokenizer: special token %q is not valid UTF-8", s)
+				return nil, fmt.Errorf("special token %q is not valid UTF-8", s)
 			}
 			if _, dup := t.specialID[s]; dup {
-				return nil, fmt.Errorf("tokenizer: special token %q appears twice", s)
+				return nil, fmt.Errorf("special token %q appears twice", s)
 			}
 			t.specialID[s] = int32(id)
 			t.specials = append(t.specials, int32(id))
 			continue
 		}
 		if s == "" {
-			return nil, fmt.Errorf("tokenizer: token %d is empty", id)
+			return nil, fmt.Errorf("token %d is empty", id)
 		}
 		if prev, dup := ordinary[s]; dup {
-			return nil, fmt.Errorf("tokenizer: tokens %d and %d are both %q", prev, id, s)
+			return nil, fmt.Errorf("tokens %d and %d are both %q", prev, id, s)
 		}
 		ordinary[s] = int32(id)
 	}
 	for b := range 256 {
 		id, ok := ordinary[string([]byte{byte(b)})]
 		if !ok {
-			return nil, fmt.Errorf("tokenizer: no token for byte 0x%02x", b)
+			return nil, fmt.Errorf("no token for byte 0x%02x", b)
 		}
 		t.byteID[b] = id
 	}
 	for rank, m := range merges {
 		a, b := m[0], m[1]
 		if a < 0 || b < 0 || int(a) >= len(tokens) || int(b) >= len(tokens) || special[a] || special[b] {
-			return nil, fmt.Errorf("tokenizer: merge %d: bad token ids %d, %d", rank, a, b)
+			return nil, fmt.Errorf("merge %d: bad token ids %d, %d", rank, a, b)
 		}
 		id, ok := ordinary[tokens[a]+tokens[b]]
 		if !ok {
-			return nil, fmt.Errorf("tokenizer: merge %d (%q, %q): the result is not in the vocabulary", rank, tokens[a], tokens[b])
+			return nil, fmt.Errorf("merge %d (%q, %q): the result is not in the vocabulary", rank, tokens[a], tokens[b])
 		}
 		k := pairKey(a, b)
 		if _, dup := t.merges[k]; dup {
-			return nil, fmt.Errorf("tokenizer: merge %d (%q, %q) appears twice", rank, tokens[a], tokens[b])
+			return nil, fmt.Errorf("merge %d (%q, %q) appears twice", rank, tokens[a], tokens[b])
 		}
 		t.merges[k] = merge{rank: int32(rank), id: id}
 	}

@@ -73,7 +73,11 @@ func Train(texts iter.Seq[string], opts TrainOptions) (*Tokenizer, error) {
 	for i, b := range tr.tokens {
 		tokens[i] = string(b)
 	}
-	return newTokenizer(tokens, special, tr.merges, splitNDB)
+	t, err := newTokenizer(tokens, special, tr.merges, splitNDB)
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer: %w", err)
+	}
+	return t, nil
 }
 
 // TrainStrings is Train over a slice of texts.
