@@ -1,0 +1,249 @@
+package adapter
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/ndb-project/ndb/grammar"
+	"github.com/ndb-project/ndb/session"
+	"github.com/ndb-project/ndb/trace"
+)
+
+// Mode is how a session answers debugger actions.
+type Mode string
+
+// The modes of a launch.
+const (
+	// ModeNeural predicts every state with the model; it never runs the program.
+	ModeNeural Mode = "neural"
+	// ModeRecorded runs the program once under the tracer and replays that execution.
+	ModeRecorded Mode = "recorded"
+	// ModeCompare runs both in lockstep: two threads, "predicted" and "recorded".
+	ModeCompare Mode = "compare"
+)
+
+// DefaultMode is the mode of a launch that names none. It is recorded until the
+// neural engine ships: a default that fails for everyone would be a bad first run.
+const DefaultMode = ModeRecorded
+
+// DefaultMaxSteps caps the actions of a session whose launch sets no maxSteps.
+const DefaultMaxSteps = 10000
+
+// LaunchConfig holds the validated arguments of a launch request.
+type LaunchConfig struct {
+	// Program is the absolute path of the Python file to debug.
+	Program string
+	// Entry is a call such as `f(3, "x")`; empty debugs the whole script.
+	Entry string
+	Mode  Mode
+	// Model is a checkpoint path for the neural backend; empty means its default.
+	Model string
+	// Temperature of the model's sampling; 0 is greedy.
+	Temperature float64
+	Seed        int64
+	StopOnEntry bool
+	// MaxSteps caps the backend actions of the session (each step of a continue
+	// that walks step by step counts).
+	MaxSteps int
+}
+
+// Program is what a backend is built from: the program's source and static
+// structure, and in recorded and compare modes its recorded execution.
+type Program struct {
+	Path   string
+	Source string
+	Entry  string
+	// Parsed holds the functions and executable lines (from the tracer's parse; the
+	// program is not run for it).
+	Parsed  trace.ParseResult
+	Context grammar.Context
+	// Recording is the traced execution; nil in neural mode, where the program is
+	// never run.
+	Recording *trace.Recording
+}
+
+// BackendFactory builds the neural backend of a launch. In compare mode it builds the
+// predicted side, and prog.Recording is the recorded side's execution (which the
+// predicted side must not look at beyond its entry state).
+type BackendFactory func(ctx context.Context, cfg LaunchConfig, prog *Program) (session.Backend, error)
+
+// errNoModel is the answer to a neural or compare launch while no factory is set.
+const errNoModel = "%s mode needs a model: not available in this build yet (use \"mode\": \"recorded\")"
+
+// launchFields are the launch arguments ndb reads; any other field is ignored (VS
+// Code adds its own: type, request, name, __sessionId, ...).
+var launchFields = []string{"program", "entry", "mode", "model", "temperature", "seed", "stopOnEntry", "maxSteps", "cwd", "noDebug"}
+
+// parseLaunch validates the arguments of a launch request. Relative program and
+// model paths are resolved against cwd (the launch's "cwd" when set).
+func parseLaunch(raw json.RawMessage, cwd string) (LaunchConfig, []string, error) {
+	cfg := LaunchConfig{Mode: DefaultMode, MaxSteps: DefaultMaxSteps}
+	args := map[string]json.RawMessage{}
+	if len(bytes.TrimSpace(raw)) > 0 && string(bytes.TrimSpace(raw)) != "null" {
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return cfg, nil, errorf(ErrLaunchArguments, "launch: the arguments must be a JSON object")
+		}
+	}
+	for k, v := range args {
+		if string(bytes.TrimSpace(v)) == "null" {
+			delete(args, k) // null is the same as absent
+		}
+	}
+	var ignored []string
+	for k := range args {
+		if !slices.Contains(launchFields, k) {
+			ignored = append(ignored, k)
+		}
+	}
+	sort.Strings(ignored)
+
+	if v, ok := args["cwd"]; ok {
+		if err := decodeString(v, &cwd); err != nil {
+			return cfg, ignored, badLaunch("cwd", "a directory path", v)
+		}
+	}
+	var program string
+	if v, ok := args["program"]; !ok {
+		return cfg, ignored, errorf(ErrLaunchArguments, `launch: "program" is required: the path of the Python file to debug`)
+	} else if err := decodeString(v, &program); err != nil || strings.TrimSpace(program) == "" {
+		return cfg, ignored, badLaunch("program", "a file path", v)
+	}
+	cfg.Program = absPath(program, cwd)
+	if st, err := os.Stat(cfg.Program); err != nil {
+		return cfg, ignored, errorf(ErrLaunchArguments, "launch: program %s: %v", cfg.Program, unwrapPathError(err))
+	} else if !st.Mode().IsRegular() {
+		return cfg, ignored, errorf(ErrLaunchArguments, "launch: program %s is not a file", cfg.Program)
+	}
+	if v, ok := args["entry"]; ok {
+		if err := decodeString(v, &cfg.Entry); err != nil {
+			return cfg, ignored, badLaunch("entry", `a call such as "f(3, 'x')"`, v)
+		}
+		cfg.Entry = strings.TrimSpace(cfg.Entry)
+	}
+	if v, ok := args["mode"]; ok {
+		var m string
+		if err := decodeString(v, &m); err != nil {
+			return cfg, ignored, badLaunch("mode", `"neural", "recorded" or "compare"`, v)
+		}
+		switch Mode(m) {
+		case ModeNeural, ModeRecorded, ModeCompare:
+			cfg.Mode = Mode(m)
+		default:
+			return cfg, ignored, errorf(ErrLaunchArguments, `launch: unknown "mode" %q: want "neural", "recorded" or "compare"`, m)
+		}
+	}
+	if v, ok := args["model"]; ok {
+		if err := decodeString(v, &cfg.Model); err != nil || cfg.Model == "" {
+			return cfg, ignored, badLaunch("model", "a checkpoint path", v)
+		}
+		cfg.Model = absPath(cfg.Model, cwd)
+		if _, err := os.Stat(cfg.Model); err != nil {
+			return cfg, ignored, errorf(ErrLaunchArguments, "launch: model %s: %v", cfg.Model, unwrapPathError(err))
+		}
+	}
+	if v, ok := args["temperature"]; ok {
+		f, err := decodeNumber(v)
+		if err == nil {
+			cfg.Temperature, err = f.Float64()
+		}
+		if err != nil || cfg.Temperature < 0 || math.IsInf(cfg.Temperature, 0) {
+			return cfg, ignored, badLaunch("temperature", "a number >= 0", v)
+		}
+	}
+	if v, ok := args["seed"]; ok {
+		if err := decodeInt(v, &cfg.Seed); err != nil {
+			return cfg, ignored, badLaunch("seed", "an integer", v)
+		}
+	}
+	if v, ok := args["stopOnEntry"]; ok {
+		if err := json.Unmarshal(v, &cfg.StopOnEntry); err != nil {
+			return cfg, ignored, badLaunch("stopOnEntry", "true or false", v)
+		}
+	}
+	if v, ok := args["maxSteps"]; ok {
+		var n int64
+		if err := decodeInt(v, &n); err != nil || n <= 0 || n > math.MaxInt32 {
+			return cfg, ignored, badLaunch("maxSteps", "a positive integer", v)
+		}
+		cfg.MaxSteps = int(n)
+	}
+	if v, ok := args["noDebug"]; ok {
+		var b bool
+		if err := json.Unmarshal(v, &b); err != nil {
+			return cfg, ignored, badLaunch("noDebug", "true or false", v)
+		}
+	}
+	return cfg, ignored, nil
+}
+
+func badLaunch(field, want string, got json.RawMessage) error {
+	g := string(got)
+	if len(g) > 60 {
+		g = g[:60] + "..."
+	}
+	return errorf(ErrLaunchArguments, "launch: %q must be %s, got %s", field, want, g)
+}
+
+// decodeString decodes a JSON string (and nothing else).
+func decodeString(v json.RawMessage, s *string) error {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 || v[0] != '"' {
+		return fmt.Errorf("not a string")
+	}
+	return json.Unmarshal(v, s)
+}
+
+// decodeNumber decodes a JSON number (not a string holding one).
+func decodeNumber(v json.RawMessage) (json.Number, error) {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 || v[0] == '"' {
+		return "", fmt.Errorf("not a number")
+	}
+	var f json.Number
+	d := json.NewDecoder(bytes.NewReader(v))
+	d.UseNumber()
+	if err := d.Decode(&f); err != nil {
+		return "", err
+	}
+	return f, nil
+}
+
+// decodeInt decodes a JSON number with no fractional part that fits an int64.
+func decodeInt(v json.RawMessage, n *int64) error {
+	f, err := decodeNumber(v)
+	if err != nil {
+		return err
+	}
+	i, err := f.Int64()
+	if err != nil {
+		return err
+	}
+	*n = i
+	return nil
+}
+
+func absPath(p, cwd string) string {
+	if !filepath.IsAbs(p) && cwd != "" {
+		p = filepath.Join(cwd, p)
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		p = a
+	}
+	return filepath.Clean(p)
+}
+
+// unwrapPathError drops the path from an *os.PathError (the message names it).
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+
+	"github.com/rs/zerolog/log"
+
+	"github.com/ndb-project/ndb/adapter"
+)
+
+// runDAP implements `ndb dap [--listen ADDR] [--workers N]`: the Debug Adapter
+// Protocol server, on stdin/stdout (one client, as VS Code starts it) or on TCP
+// (several clients, each its own session). Logs go to stderr; in stdio mode stdout
+// carries only the protocol.
+func runDAP(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("dap", flag.ContinueOnError)
+	listen := fs.String("listen", "", "serve TCP clients on `ADDR` (PORT, :PORT or HOST:PORT; the host defaults to 127.0.0.1) instead of stdin/stdout")
+	workers := fs.Int("workers", 2, "tracer worker processes shared by all sessions")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return badInput("usage: ndb dap [--listen ADDR] [--workers N]")
+	}
+	if *workers <= 0 {
+		return badInput("--workers must be positive")
+	}
+	srv := adapter.NewServer(adapter.Config{Workers: *workers, Log: log.Logger})
+	defer srv.Close()
+	if *listen == "" {
+		done := make(chan error, 1)
+		go func() { done <- srv.ServeStdio(ctx, os.Stdin, os.Stdout) }()
+		select {
+		case err := <-done:
+			return err
+		case <-ctx.Done():
+			// A read of stdin may not be interruptible: leave it to the exit.
+			return nil
+		}
+	}
+	addr, err := adapter.ListenAddr(*listen)
+	if err != nil {
+		return badInput("%v", err)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "ndb dap: listening on %s\n", ln.Addr())
+	log.Info().Str("addr", ln.Addr().String()).Msg("DAP server listening")
+	return srv.Serve(ctx, ln)
+}
