@@ -4,6 +4,10 @@
 // top-level functions, compared after synth.Normalize. A function is compared under
 // the name f (the name of every CruxEval function, with recursive calls renamed too),
 // so a helper that is a renamed copy of a problem's function is caught as well.
+//
+// NewSet is the filter for training data. NewStructuralSet compares after renaming
+// every identifier (synth.NormalizeNames) and so also flags copies with renamed
+// variables, and independently written idioms of the same shape.
 package decontam
 
 import (
@@ -30,15 +34,24 @@ type Problem struct {
 // Set is the normalized code of a collection of problems.
 type Set struct {
 	problems int
+	keysOf   func(string) []string
 	keys     map[string]string // normalized unit -> id of the first problem with it
 }
 
 // NewSet indexes problems: for each, its whole normalized code and each of its
-// top-level functions and classes.
-func NewSet(problems []Problem) *Set {
-	s := &Set{problems: len(problems), keys: make(map[string]string)}
+// top-level functions and classes (see Keys).
+func NewSet(problems []Problem) *Set { return newSet(problems, Keys) }
+
+// NewStructuralSet is NewSet with a stricter comparison that also catches renamed
+// copies: sources are compared after synth.NormalizeNames (see StructuralKeys). It
+// flags more code, including common idioms written independently, so it suits an
+// audit better than a filter.
+func NewStructuralSet(problems []Problem) *Set { return newSet(problems, StructuralKeys) }
+
+func newSet(problems []Problem, keysOf func(string) []string) *Set {
+	s := &Set{problems: len(problems), keysOf: keysOf, keys: make(map[string]string)}
 	for _, p := range problems {
-		for _, k := range Keys(p.Code) {
+		for _, k := range keysOf(p.Code) {
 			if _, ok := s.keys[k]; !ok {
 				s.keys[k] = p.ID
 			}
@@ -109,7 +122,7 @@ func (s *Set) Contains(source string) bool {
 // Match returns the id of a problem that source, or one of its top-level functions,
 // matches.
 func (s *Set) Match(source string) (id string, ok bool) {
-	for _, k := range Keys(source) {
+	for _, k := range s.keysOf(source) {
 		if id, ok := s.keys[k]; ok {
 			return id, true
 		}
@@ -126,6 +139,18 @@ func Keys(source string) []string {
 	for _, u := range units(norm) {
 		if u != norm {
 			keys = append(keys, u)
+		}
+	}
+	return keys
+}
+
+// StructuralKeys is Keys with identifiers renamed canonically (synth.NormalizeNames),
+// within the whole source and within each top-level definition separately.
+func StructuralKeys(source string) []string {
+	keys := []string{synth.NormalizeNames(source)}
+	for _, u := range units(synth.Normalize(source)) {
+		if k := synth.NormalizeNames(u); k != keys[0] {
+			keys = append(keys, k)
 		}
 	}
 	return keys

@@ -138,6 +138,44 @@ func TestGeneratorIsClean(t *testing.T) {
 	t.Logf("%d generated programs checked, %d dropped", filter.Checked, filter.Dropped)
 }
 
+// TestStructural checks the renaming comparison, and reports how many generated
+// programs have a function that equals a problem up to names (independent idioms such
+// as "count the upper-case characters" can).
+func TestStructural(t *testing.T) {
+	_, problems := devSet(t)
+	set := NewStructuralSet(problems)
+	caught := 0
+	exact := NewSet(problems)
+	for _, p := range problems {
+		// Crude renaming: it also rewrites these words inside string literals, which
+		// changes a few problems for real; nearly all must still be caught.
+		onlyF := callOfF.ReplaceAllString(p.Code, "${1}other_name(")
+		renamed := onlyF
+		for _, w := range []string{"text", "nums", "s", "array", "d", "x", "n"} {
+			renamed = regexp.MustCompile(`\b`+w+`\b`).ReplaceAllString(renamed, w+"_renamed")
+		}
+		if set.Contains(renamed) {
+			caught++
+		}
+		if exact.Contains(renamed) && renamed != onlyF {
+			t.Errorf("%s: the exact set caught a renamed copy", p.ID)
+		}
+	}
+	if caught < len(problems)*95/100 {
+		t.Errorf("structural set caught %d of %d renamed problems", caught, len(problems))
+	}
+	g := synth.NewGenerator(1, synth.Options{})
+	filter := NewFilter(set)
+	for range 20000 {
+		filter.Keep(g.Next().Source)
+	}
+	t.Logf("%d of %d renamed problems caught; structural matches: %d of %d generated programs (by problem: %v)",
+		caught, len(problems), filter.Dropped, filter.Checked, filter.ByID)
+	if filter.Dropped > filter.Checked/1000 {
+		t.Errorf("%d of %d generated programs equal a problem up to names", filter.Dropped, filter.Checked)
+	}
+}
+
 func TestFilterCounts(t *testing.T) {
 	set := NewSet([]Problem{
 		{ID: "a", Code: "def f(x):\n    return x + 1"},

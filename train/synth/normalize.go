@@ -1,6 +1,8 @@
 package synth
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -23,10 +25,22 @@ import (
 //     triple-quoted, or containing quotes or escapes) are kept byte for byte.
 //   - Line endings become "\n"; there is no trailing newline.
 //
-// Identifiers are not renamed: renamed copies of a function are not detected.
-// Normalize never fails; unterminated strings or brackets are kept as they are.
+// Identifiers are not renamed (see NormalizeNames for that). Normalize never fails;
+// unterminated strings or brackets are kept as they are. It is idempotent.
 func Normalize(source string) string {
 	n := normalizer{src: strings.ReplaceAll(strings.ReplaceAll(source, "\r\n", "\n"), "\r", "\n")}
+	n.run()
+	return strings.Join(n.lines, "\n")
+}
+
+// NormalizeNames is Normalize that also renames identifiers canonically: every name
+// that is not a keyword, a built-in or an attribute (a name right after ".") becomes
+// _0, _1, ... in order of first appearance. Sources that differ only in layout and in
+// the names of their variables, parameters and functions then agree; constants,
+// attribute and method names, and the shape of the code must still match. It is the
+// structural comparison of package decontam.
+func NormalizeNames(source string) string {
+	n := normalizer{src: strings.ReplaceAll(strings.ReplaceAll(source, "\r\n", "\n"), "\r", "\n"), rename: true}
 	n.run()
 	return strings.Join(n.lines, "\n")
 }
@@ -36,9 +50,11 @@ type normalizer struct {
 	pos    int
 	lines  []string // finished logical lines
 	cur    strings.Builder
-	indent []int // stack of indentation widths, bottom 0
-	depth  int   // bracket depth
-	last   byte  // last byte written to cur on this logical line (0 when none)
+	indent []int    // stack of indentation widths, bottom 0
+	depth  int      // bracket depth
+	last   byte     // last byte written to cur on this logical line (0 when none)
+	rename bool     // rename identifiers (NormalizeNames)
+	names  []string // identifiers renamed so far; the i-th becomes _i
 }
 
 func (n *normalizer) run() {
@@ -102,7 +118,7 @@ func (n *normalizer) logicalLine() {
 				n.str(start, n.pos)
 				continue
 			}
-			n.emit(n.src[start:n.pos])
+			n.emit(n.word(n.src[start:n.pos]))
 		default:
 			if c == '(' || c == '[' || c == '{' {
 				n.depth++
@@ -114,6 +130,19 @@ func (n *normalizer) logicalLine() {
 		}
 	}
 	n.finish(width)
+}
+
+// word returns the canonical form of a name, keyword or number token.
+func (n *normalizer) word(w string) string {
+	if !n.rename || w[0] >= '0' && w[0] <= '9' || n.last == '.' || slices.Contains(pythonNames, w) {
+		return w
+	}
+	i := slices.Index(n.names, w)
+	if i < 0 {
+		i = len(n.names)
+		n.names = append(n.names, w)
+	}
+	return "_" + strconv.Itoa(i)
 }
 
 // continuation reports whether the backslash at pos ends its line (blanks and a
@@ -222,4 +251,22 @@ func isStringPrefix(s string) bool {
 		return true
 	}
 	return false
+}
+
+// pythonNames are the keywords and built-in names NormalizeNames keeps.
+var pythonNames = []string{
+	"False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
+	"continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
+	"if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
+	"try", "while", "with", "yield", "match", "case",
+	"abs", "all", "any", "ascii", "bin", "bool", "bytearray", "bytes", "callable", "chr",
+	"classmethod", "complex", "dict", "dir", "divmod", "enumerate", "eval", "exec", "filter",
+	"float", "format", "frozenset", "getattr", "globals", "hasattr", "hash", "hex", "id",
+	"input", "int", "isinstance", "issubclass", "iter", "len", "list", "locals", "map", "max",
+	"min", "next", "object", "oct", "open", "ord", "pow", "print", "property", "range", "repr",
+	"reversed", "round", "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum",
+	"super", "tuple", "type", "vars", "zip", "self", "Exception", "BaseException",
+	"ArithmeticError", "AssertionError", "AttributeError", "IndexError", "KeyError",
+	"LookupError", "NameError", "NotImplementedError", "OverflowError", "RecursionError",
+	"RuntimeError", "StopIteration", "TypeError", "ValueError", "ZeroDivisionError",
 }

@@ -1,6 +1,9 @@
 package synth
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestNormalizeEquivalentLayouts(t *testing.T) {
 	base := "def f(text, n):\n    out = text[:n] + 'x'\n    return out\n"
@@ -84,5 +87,36 @@ func FuzzNormalize(f *testing.F) {
 		if m := Normalize(n); m != n {
 			t.Errorf("not idempotent:\n%q\n%q\n%q", src, n, m)
 		}
+		r := NormalizeNames(src)
+		if m := NormalizeNames(r); m != r {
+			t.Errorf("NormalizeNames not idempotent:\n%q\n%q\n%q", src, r, m)
+		}
 	})
+}
+
+func TestNormalizeNames(t *testing.T) {
+	a := "def f(text):\n    n = 0\n    for ch in text:\n        if ch.isupper():\n            n += 1\n    return n\n"
+	b := "def count_caps(s):\n    total = 0\n    for c in s:  # scan\n        if c.isupper():\n            total += 1\n    return total\n"
+	want := "def _0(_1):\n    _2=0\n    for _3 in _1:\n        if _3.isupper():\n            _2+=1\n    return _2"
+	if got := NormalizeNames(a); got != want {
+		t.Errorf("NormalizeNames = %q, want %q", got, want)
+	}
+	if NormalizeNames(a) != NormalizeNames(b) {
+		t.Errorf("renamed copies differ:\n%s\n---\n%s", NormalizeNames(a), NormalizeNames(b))
+	}
+	for _, c := range []string{
+		strings.Replace(b, "isupper", "islower", 1), // a different method
+		strings.Replace(b, "+= 1", "+= 2", 1),       // a different constant
+		strings.Replace(b, "return total", "return total, s", 1),
+	} {
+		if NormalizeNames(c) == NormalizeNames(a) {
+			t.Errorf("NormalizeNames merged a different function:\n%s", c)
+		}
+	}
+	if Normalize(a) == Normalize(b) {
+		t.Errorf("Normalize must not rename")
+	}
+	if got := NormalizeNames("x = len(obj.items) + self.n"); got != "_0=len(_1.items)+self.n" {
+		t.Errorf("keywords, built-ins and attributes must be kept: %q", got)
+	}
 }
