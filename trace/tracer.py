@@ -922,6 +922,165 @@ METHODS = {"trace": do_trace, "parse": do_parse, "check": do_check, "ping": do_p
 
 
 # ---------------------------------------------------------------------------
+# Repository-level traces: a unittest module of real code, recording only the
+# frames of the package under test (issue 3, "Repository-level traces").
+
+# Test modules that need the network, threads, subprocesses, signals or a trace
+# function of their own; trace_tests refuses them (a test that starts a thread or a
+# subprocess anyway is simply not traced in that thread or process).
+TESTS_DENY = re.compile(
+    r"(^|\.)test_(socket|ssl|urllib2|urllibnet|httplib|httpservers|asyncio|asyncore|"
+    r"asynchat|concurrent|thread|threading|subprocess|multiprocessing|signal|"
+    r"sys_settrace|bdb|pdb|trace|profile|cprofile|faulthandler|smtp|imap|poplib|ftplib|"
+    r"telnet|xmlrpc|wsgiref|logging|queue|selectors|select|fork|pty|tty|curses|tk|idle|"
+    r"ttk|tkinter|capi|gdb|embed|venv|zipimport_support|site|regrtest)"
+)
+
+
+class _PackageRecorder(_Recorder):
+    """A _Recorder of the frames whose file lies under one of the roots; every
+    outermost call into them from outside is a root activation at depth 0, and the
+    event's file is the path relative to `strip`."""
+
+    def __init__(self, lim, roots, strip):
+        super().__init__(lim)
+        self.roots = tuple(roots)
+        self.strip = strip
+        self.files = {}  # co_filename -> relative path, or None when not recorded
+        self.file = ""
+
+    def rel(self, filename):
+        r = self.files.get(filename, _NOTHING)
+        if r is _NOTHING:
+            r = None
+            for root in self.roots:
+                if filename == root or (root.endswith("/") and filename.startswith(root)):
+                    r = filename[len(self.strip):] if self.strip and filename.startswith(self.strip) else filename
+                    break
+            self.files[filename] = r
+        return r
+
+    def emit(self, ev):
+        ev["file"] = self.file
+        _Recorder.emit(self, ev)
+
+    def tracers(self):
+        rec = self
+
+        def local_trace(frame, event, arg):
+            try:
+                rec.file = rec.files[frame.f_code.co_filename]
+                rec.on_event(frame, event, arg)
+            except (RecursionError, MemoryError):
+                rec.lost = True
+                raise
+            return local_trace
+
+        def global_trace(frame, event, arg):
+            f = rec.rel(frame.f_code.co_filename)
+            if f is None:
+                return None
+            try:
+                rec.file = f
+                rec.on_call(frame)
+            except (RecursionError, MemoryError):
+                rec.lost = True
+                raise
+            return local_trace
+
+        return global_trace
+
+
+def do_trace_tests(params):
+    """Run a unittest module (or test id) under settrace, recording only the frames
+    of the package roots. Params: name, roots (files or directories ending in "/"),
+    strip (prefix removed from recorded file paths), limits. The result is a trace
+    result whose events are a sequence of independent depth-0 root calls; status is
+    never when a limit cut the run, else normal; output holds the runner's report."""
+    import unittest
+
+    lim = _Limits(params.get("limits"))
+    name = (params.get("name") or "").strip()
+    roots = [r for r in (params.get("roots") or []) if r]
+    strip = params.get("strip") or ""
+    capture = _Capture(lim.max_output)
+    result = {"events": [], "status": "error", "output": ""}
+    if not name or not roots:
+        result["setup_error"] = {"kind": "entry", "message": "name and roots are required"}
+        result["exception"] = result["setup_error"]["message"]
+        return result
+    if TESTS_DENY.search(name):
+        result["setup_error"] = {"kind": "entry", "message": "denied: %s needs the network, threads, subprocesses or tracing" % name}
+        result["exception"] = result["setup_error"]["message"]
+        return result
+    rec = _PackageRecorder(lim, roots, strip)
+    setup = None
+    exc = None
+    lost = False
+    counts = {}
+    try:
+        try:
+            _begin(lim, capture)
+            try:
+                suite = unittest.defaultTestLoader.loadTestsFromName(name)
+            except BaseException as e:
+                setup = {"kind": "module", "message": _describe(e, lim)}
+            if setup is None:
+
+                class Result(unittest.TextTestResult):
+                    def stopTest(self, test):
+                        super().stopTest(test)
+                        if rec.limit_hit or _State.timed_out or rec.lost:
+                            self.stop()
+
+                res = Result(capture, True, 0)
+
+                def run():
+                    suite.run(res)
+
+                exc, lost = _run_traced(rec, run)
+                counts = {"run": res.testsRun, "failures": len(res.failures), "errors": len(res.errors), "skipped": len(res.skipped)}
+        finally:
+            _disarm()
+    except _Timeout as e:
+        if exc is None:
+            exc = e
+    output = capture.text()
+    _reset()
+    result["output"] = output
+    if setup is not None:
+        result["setup_error"] = setup
+        result["exception"] = setup["message"]
+        return result
+    result["events"] = _whole_roots(rec.events)
+    result["tests"] = counts
+    if rec.limit_hit:
+        result["status"], result["exception"] = "never", "event limit"
+    elif _State.timed_out:
+        result["status"], result["exception"] = "never", "time limit"
+    else:
+        result["status"] = "normal"
+    rec.frames.clear()
+    return result
+
+
+def _whole_roots(events):
+    """Drop a trailing unfinished root activation only when tracing was lost in the
+    middle (keeps the depth rule: no jump of more than one level)."""
+    out = []
+    prev = -1
+    for ev in events:
+        if ev["depth"] > prev + 1:
+            break
+        out.append(ev)
+        prev = ev["depth"]
+    return out
+
+
+METHODS["trace_tests"] = do_trace_tests
+
+
+# ---------------------------------------------------------------------------
 # JSON-RPC loop
 
 
