@@ -173,7 +173,7 @@ func (c *conn) readFailed(err error) error {
 func (c *conn) undecodable(content []byte, err error) {
 	env, rerr := decodeError(content, err)
 	c.log.Debug().Err(err).Int("seq", env.seq).Str("command", env.command).Msg("undecodable message")
-	if env.typ != "request" && env.typ != "" {
+	if env.typ == "event" || env.typ == "response" {
 		return // a client's event or response we cannot read: not worth an answer
 	}
 	c.send(newErrorResponse(env.seq, env.command, rerr, ErrMalformedMessage))
