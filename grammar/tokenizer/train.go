@@ -88,7 +88,7 @@ func TrainStrings(texts []string, opts TrainOptions) (*Tokenizer, error) {
 // countPieces counts the pre-tokens of texts, leaving out special tokens and
 // single-byte pre-tokens (which no merge can change).
 func countPieces(texts iter.Seq[string], m specialMatcher, split splitKind) map[string]int64 {
-	counts := make(map[string]int64)
+	counts := make(map[string]int64, 1<<16)
 	add := func(s string) {
 		for i := 0; i < len(s); {
 			j := split.next(s, i)
@@ -149,15 +149,14 @@ func newTrainer(counts map[string]int64, special []string) *trainer {
 	for _, s := range special {
 		tr.tokens = append(tr.tokens, []byte(s))
 	}
-	// Word order does not matter for the result, but a sorted order makes the
-	// posting lists (and memory use) reproducible.
+	// The order of the words (here map order) does not matter: pair counts are sums,
+	// and the heap orders pairs by count and bytes alone.
 	words := make([]string, 0, len(counts))
 	total := 0
 	for w := range counts {
 		words = append(words, w)
 		total += len(w)
 	}
-	slices.Sort(words)
 	tr.syms = make([]int32, 0, total)
 	tr.start = make([]int32, len(words))
 	tr.length = make([]int32, len(words))
