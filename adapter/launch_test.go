@@ -1,0 +1,42 @@
+package adapter
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func TestParseLaunchDefaults(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "p.py")
+	if err := os.WriteFile(prog, []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, ignored, err := parseLaunch(json.RawMessage(`{"program": "p.py", "cwd": "`+dir+`", "type": "ndb", "name": "x", "seed": null}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := LaunchConfig{Program: prog, Mode: ModeRecorded, MaxSteps: DefaultMaxSteps}
+	if cfg != want {
+		t.Errorf("config %+v, want %+v", cfg, want)
+	}
+	if !slices.Equal(ignored, []string{"name", "type"}) {
+		t.Errorf("ignored %v", ignored)
+	}
+	cfg, _, err = parseLaunch(json.RawMessage(`{"program": "`+prog+`", "entry": " f(1) ", "mode": "neural", "model": "`+prog+`",
+		"temperature": 0.7, "seed": -3, "stopOnEntry": true, "maxSteps": 20, "noDebug": false}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = LaunchConfig{Program: prog, Entry: "f(1)", Mode: ModeNeural, Model: prog, Temperature: 0.7, Seed: -3, StopOnEntry: true, MaxSteps: 20}
+	if cfg != want {
+		t.Errorf("config %+v, want %+v", cfg, want)
+	}
+	for _, bad := range []string{`{"program": "` + prog + `", "seed": "5"}`, `{"program": "` + prog + `", "maxSteps": 1e12}`, `{"program": "` + prog + `", "cwd": 1}`, `{"program": ""}`, `null`} {
+		if _, _, err := parseLaunch(json.RawMessage(bad), ""); err == nil {
+			t.Errorf("parseLaunch(%s) succeeded", bad)
+		}
+	}
+}
