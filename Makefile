@@ -11,13 +11,17 @@ PURE_PKGS := ./grammar/... ./trace/... ./session/... ./adapter/... ./cmd/... \
 
 -include mk/*.mk
 
-.PHONY: all build test demo vet fmt deps clean golden
+.PHONY: all build test demo vet fmt deps testsuite clean golden
 
 all: build
 
 deps:
 	@command -v $(PYTHON) >/dev/null || { echo "ndb needs $(PYTHON) (the tracer's interpreter)"; exit 1; }
 	$(GO) mod download
+
+# Debian's Python 3.11 test suite: real code for the repository-level traces.
+testsuite:
+	@scripts/install-testsuite.sh
 
 build: deps
 	$(GO) build -o $(BIN) ./cmd/ndb
@@ -26,8 +30,10 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
 	$(GO) vet $(PURE_PKGS)
 
-test: deps vet
-	$(GO) test -race -count=1 $(PURE_PKGS)
+# -p 1: the tracer tests run Python workers against wall-clock limits; one package at
+# a time keeps a small machine from starving them.
+test: deps testsuite vet
+	$(GO) test -race -count=1 -p 1 $(PURE_PKGS)
 
 # The main job: until the model and the debug server exist, it prints real debugger
 # trajectories of a testdata program.
