@@ -14,8 +14,11 @@
 //  2. replaces the body of each generated op that does not compile against Debian's
 //     libtorch 1.13.1 (see docs/libtorch.md) by a throw of std::runtime_error, so
 //     calling one from Go returns an error instead of failing the build;
-//  3. adds libtch/ndb_threads.go, which exposes libtorch's at_get_num_threads and
-//     at_set_num_threads (declared in torch_api.h but not bound in gotch's Go API).
+//  3. fixes two bindings in libtch/tensor.go that read a 4-byte C int as an 8-byte Go
+//     int (garbage in the upper half): AtGradSetEnabled, whose wrong "previous mode"
+//     made every restore switch gradients off for good, and AtDevice;
+//  4. adds libtch/ndb_extra.go, which binds at_get_num_threads, at_set_num_threads and
+//     at_manual_seed (declared in torch_api.h but not bound in gotch's Go API).
 //
 // It fails if an op is not found, so a different gotch version cannot be patched
 // silently wrong.
@@ -106,9 +109,10 @@ const cudaLib = `package libtch
 import "C"
 `
 
-const threadsFile = `package libtch
+const extraFile = `package libtch
 
-// Added by ndb's scripts/patch-gotch.go: bindings for libtorch's intra-op thread count.
+// Added by ndb's scripts/patch-gotch.go: bindings that torch_api.h declares but gotch's
+// Go API leaves out.
 
 //#include <stdbool.h>
 //#include <stdint.h>
@@ -120,6 +124,9 @@ func AtGetNumThreads() int { return int(C.at_get_num_threads()) }
 
 // AtSetNumThreads sets libtorch's intra-op thread count.
 func AtSetNumThreads(n int) { C.at_set_num_threads(C.int(n)) }
+
+// AtManualSeed seeds libtorch's default random generators.
+func AtManualSeed(seed int64) { C.at_manual_seed(C.int64_t(seed)) }
 `
 
 func main() {
@@ -159,7 +166,10 @@ func run(dir, torch, libtorch, cuda, abi, extra string) error {
 	if err := os.WriteFile(filepath.Join(libtch, "lib.go"), []byte(lib), 0o644); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(libtch, "ndb_threads.go"), []byte(threadsFile), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(libtch, "ndb_extra.go"), []byte(extraFile), 0o644); err != nil {
+		return err
+	}
+	if err := fixBindings(filepath.Join(libtch, "tensor.go")); err != nil {
 		return err
 	}
 	ops := append([]string(nil), brokenOps...)
@@ -180,8 +190,28 @@ func run(dir, torch, libtorch, cuda, abi, extra string) error {
 	if err := os.WriteFile(gen, []byte(out), 0o644); err != nil {
 		return err
 	}
-	fmt.Printf("patch-gotch: %s: lib.go for %s, %d ops stubbed, ndb_threads.go added\n", dir, torch, len(ops))
+	fmt.Printf("patch-gotch: %s: lib.go for %s, %d ops stubbed, 2 bindings fixed, ndb_extra.go added\n", dir, torch, len(ops))
 	return nil
+}
+
+// fixBindings rewrites the C int to Go int conversions of AtGradSetEnabled and
+// AtDevice as plain conversions.
+func fixBindings(path string) error {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	s := string(src)
+	for _, fix := range [][2]string{
+		{"return *(*int)(unsafe.Pointer(&cretVal))", "return int(cretVal)"},
+		{"return *(*int)(unsafe.Pointer(&cint))", "return int(cint)"},
+	} {
+		if strings.Count(s, fix[0]) != 1 {
+			return fmt.Errorf("%s: %q found %d times, want once", path, fix[0], strings.Count(s, fix[0]))
+		}
+		s = strings.Replace(s, fix[0], fix[1], 1)
+	}
+	return os.WriteFile(path, []byte(s), 0o644)
 }
 
 // stubOps replaces, for each op, the lines between "  PROTECT(" and its closing
