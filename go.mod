@@ -8,6 +8,6 @@ require (
 	github.com/mattn/go-isatty v0.0.20 // indirect
 	github.com/rs/zerolog v1.35.1 // indirect
 	github.com/sourcegraph/jsonrpc2 v0.2.3 // indirect
-	github.com/sugarme/gotch v0.8.0 // indirect
+	github.com/sugarme/gotch v0.8.0
 	golang.org/x/sys v0.29.0 // indirect
 )
