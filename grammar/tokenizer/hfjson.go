@@ -17,9 +17,10 @@ import (
 // special tokens as added tokens with special true, no normalizer, the pre-tokenizer
 // (for a trained tokenizer a Sequence of a Split on Pattern, behavior Isolated, and a
 // ByteLevel without its own regex), no post-processor, a ByteLevel decoder, and a BPE
-// model whose vocabulary and merges are written in GPT-2's byte-level alphabet. Python's
-// tokenizers library loads the file and tokenizes the same way. The output depends only
-// on the tokenizer.
+// model whose vocabulary and merges are written in GPT-2's byte-level alphabet. This is
+// the form Python's tokenizers library reads, and with it that library should tokenize
+// the same way (the regex is checked against Python's regex module; the library itself
+// is not available to the tests). The output depends only on the tokenizer.
 func (t *Tokenizer) Save(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	j := &jsonWriter{w: bw}
