@@ -11,8 +11,8 @@
 // Train learns a tokenizer from text; Encode, EncodeOrdinary and Decode convert between
 // text and token ids, with Decode(Encode(s)) == s for every string s, valid UTF-8 or not;
 // Save and Load read and write Hugging Face's tokenizer.json format, the form Python's
-// tokenizers library reads (checked against the format, not against the library, which
-// is not available here).
+// tokenizers library reads (tests check the file with a plain Python reimplementation
+// of that library's tokenization; the library itself is not available here).
 //
 // Encode turns special-token text into the special token, as training text needs.
 // Program source or a repr may contain such text too (see grammar.ContainsSpecialToken);

@@ -19,8 +19,8 @@ import (
 // ByteLevel without its own regex), no post-processor, a ByteLevel decoder, and a BPE
 // model whose vocabulary and merges are written in GPT-2's byte-level alphabet. This is
 // the form Python's tokenizers library reads, and with it that library should tokenize
-// the same way (the regex is checked against Python's regex module; the library itself
-// is not available to the tests). The output depends only on the tokenizer.
+// the same way (tests check the file with a plain Python reimplementation of the
+// library's tokenization; the library itself is not available to them). The output depends only on the tokenizer.
 func (t *Tokenizer) Save(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	j := &jsonWriter{w: bw}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -244,5 +245,89 @@ func TestLoadSplitGPT2Pattern(t *testing.T) {
 	}
 	if tok.split != splitGPT2 {
 		t.Fatalf("split %v", tok.split)
+	}
+}
+
+// pythonReference is a plain Python implementation of what Hugging Face's tokenizers
+// library does with a tokenizer.json that Save writes: special tokens split out
+// (leftmost, then longest), the Split regex, GPT-2's byte-to-unicode mapping, and BPE by
+// merge rank. It reads the file's path and a JSON list of texts, and prints their ids.
+const pythonReference = `
+import json, sys
+try:
+    import regex
+except ImportError:
+    sys.exit(3)
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+texts = json.load(sys.stdin)
+vocab = d["model"]["vocab"]
+ranks = {tuple(m.split(" ")): i for i, m in enumerate(d["model"]["merges"])}
+split = regex.compile(d["pre_tokenizer"]["pretokenizers"][0]["pattern"]["Regex"])
+specials = sorted(d["added_tokens"], key=lambda a: -len(a["content"]))
+special_re = regex.compile("|".join(regex.escape(a["content"]) for a in specials))
+special_id = {a["content"]: a["id"] for a in specials}
+bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+cs, n = bs[:], 0
+for b in range(256):
+    if b not in bs:
+        bs.append(b); cs.append(256 + n); n += 1
+b2u = {b: chr(c) for b, c in zip(bs, cs)}
+def bpe(piece):
+    parts = [b2u[b] for b in piece.encode("utf-8")]
+    while len(parts) > 1:
+        best = min(((ranks.get((parts[i], parts[i + 1]), 1 << 60), i) for i in range(len(parts) - 1)))
+        if best[0] == 1 << 60:
+            break
+        i = best[1]
+        parts[i:i + 2] = [parts[i] + parts[i + 1]]
+    return [vocab[p] for p in parts]
+def encode(text):
+    out, pos = [], 0
+    for m in list(special_re.finditer(text)) + [None]:
+        end = m.start() if m else len(text)
+        for piece in split.findall(text[pos:end]):
+            out += bpe(piece)
+        if m:
+            out.append(special_id[m.group()])
+            pos = m.end()
+    return out
+json.dump([encode(t) for t in texts], sys.stdout)
+`
+
+// TestSaveMatchesPythonReference encodes texts with a plain Python implementation of
+// Hugging Face's tokenization from the saved tokenizer.json, and compares with Encode.
+// It is skipped when python3 or its regex module is missing.
+func TestSaveMatchesPythonReference(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not installed")
+	}
+	tok := testTokenizer(t)
+	path := filepath.Join(t.TempDir(), "tokenizer.json")
+	if err := tok.SaveFile(path); err != nil {
+		t.Fatal(err)
+	}
+	texts := append(slices.Clone(handExamples), synthCorpus(66, 20<<10)...)
+	texts = append(texts, "  12|\u00a0x\t\u3000'y'  \n\n", "<|frame_sep|<|frame_sep|>>", "é中😀 123456 _a1")
+	in, err := json.Marshal(texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("python3", "-c", pythonReference, path)
+	cmd.Stdin = bytes.NewReader(in)
+	raw, err := cmd.Output()
+	if e, ok := err.(*exec.ExitError); ok && e.ExitCode() == 3 {
+		t.Skip("python3 regex module not installed")
+	}
+	if err != nil {
+		t.Fatalf("python: %v", err)
+	}
+	var want [][]int
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range texts {
+		if got := tok.Encode(s); !slices.Equal(got, want[i]) {
+			t.Fatalf("Encode(%q) = %v, Python reference %v", s, got, want[i])
+		}
 	}
 }
