@@ -41,9 +41,6 @@ func (c *conn) onSetBreakpoints(req *dap.SetBreakpointsRequest) (dap.ResponseMes
 		c.bpLines = lines
 	}
 	c.mu.Unlock()
-	if l != nil && !other {
-		c.applyBreakpoints(l, lines)
-	}
 	bps := make([]dap.Breakpoint, len(asked))
 	for i, n := range asked {
 		bp := dap.Breakpoint{Id: n, Line: c.lineOut(n), Source: &args.Source}
@@ -65,7 +62,8 @@ func (c *conn) onSetBreakpoints(req *dap.SetBreakpointsRequest) (dap.ResponseMes
 	return &dap.SetBreakpointsResponse{Response: newResponse(&req.Request), Body: dap.SetBreakpointsResponseBody{Breakpoints: bps}}, nil
 }
 
-// applyBreakpoints gives the session the executable breakpoint lines.
+// applyBreakpoints gives the session the executable breakpoint lines. The session
+// must be stopped: its methods wait for an action in flight.
 func (c *conn) applyBreakpoints(l *launched, lines []int) {
 	var locs []grammar.Loc
 	for _, n := range lines {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -410,5 +409,3 @@ func launchArgs(t testing.TB, name string, extra ...any) map[string]any {
 	}
 	return m
 }
-
-var errTimeout = errors.New("timeout")

@@ -42,14 +42,15 @@ type conn struct {
 	running    bool
 	actionDone chan struct{}
 	stopAction context.CancelFunc
-	paused     bool
 	// configured is set by configurationDone.
 	configured bool
 	// terminated is set by terminate and disconnect: no more stops are reported.
 	terminated bool
 	// disconnected ends the read loop after the disconnect response.
 	disconnected bool
-	// Breakpoints as the client set them (lines), kept before launch too.
+	// Breakpoints as the client set them (lines), kept before launch too; the
+	// session gets them when the next action starts (its methods wait for an
+	// action in flight, and setBreakpoints is answered while one runs).
 	bpLines []int
 	// Exception filters.
 	raised, uncaught bool

@@ -1,8 +1,6 @@
 package adapter
 
 import (
-	"strings"
-
 	"github.com/google/go-dap"
 
 	"github.com/ndb-project/ndb/grammar"
@@ -63,11 +61,7 @@ func (c *conn) onLaunch(req *dap.LaunchRequest) (dap.ResponseMessage, error) {
 	}
 	c.mu.Lock()
 	c.launched = l
-	lines := c.bpLines
 	c.mu.Unlock()
-	if len(lines) > 0 {
-		c.applyBreakpoints(l, lines)
-	}
 	if cfg.Model != "" && cfg.Mode == ModeRecorded {
 		c.output("console", "ndb: \"model\" is ignored in recorded mode\n")
 	}
@@ -152,12 +146,4 @@ func (c *conn) output(category, text string) {
 		return
 	}
 	c.send(&dap.OutputEvent{Event: newEvent("output"), Body: dap.OutputEventBody{Category: category, Output: text}})
-}
-
-// ensureNewline ends text with a newline.
-func ensureNewline(text string) string {
-	if text != "" && !strings.HasSuffix(text, "\n") {
-		return text + "\n"
-	}
-	return text
 }

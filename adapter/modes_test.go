@@ -143,6 +143,8 @@ func TestPauseCancelsAPrediction(t *testing.T) {
 	c.expectError("stackTrace", ErrRunning)
 	c.threads() // threads is answered while running
 	expect[*dap.ThreadsResponse](c)
+	c.setBreakpoints(program(t, "count.py"), 3) // so is setBreakpoints
+	expect[*dap.SetBreakpointsResponse](c)
 	c.request("pause", map[string]any{"threadId": 1}) // >> pause
 	expect[*dap.PauseResponse](c)                     // << pause
 	c.expectStopped("pause")                          // << stopped (pause)

@@ -73,12 +73,14 @@ func maxStepsError(command string, n int) error {
 	return errorf(ErrMaxSteps, "%s: this session took its maxSteps (%d) actions; launch again with a larger \"maxSteps\"", command, n)
 }
 
-// startAction runs a plan on a new action goroutine.
+// startAction runs a plan on a new action goroutine. It is called while the session
+// is stopped, so the session takes the breakpoints without waiting.
 func (c *conn) startAction(l *launched, p plan) {
 	c.mu.Lock()
+	c.applyBreakpoints(l, c.bpLines)
 	ctx, cancel := context.WithCancel(c.ctx)
 	done := make(chan struct{})
-	c.running, c.paused, c.actionDone, c.stopAction = true, false, done, cancel
+	c.running, c.actionDone, c.stopAction = true, done, cancel
 	o := actionOptions{raised: c.raised, uncaught: c.uncaught, skipUncaught: c.stop.unhandled, breakpoints: map[int]bool{}}
 	for _, n := range c.bpLines {
 		if l.executable[n] {
@@ -276,7 +278,6 @@ func (c *conn) onPause(req *dap.PauseRequest) (dap.ResponseMessage, error) {
 	c.send(&dap.PauseResponse{Response: newResponse(&req.Request)})
 	c.mu.Lock()
 	if c.stopAction != nil {
-		c.paused = true
 		c.stopAction()
 	}
 	c.mu.Unlock()

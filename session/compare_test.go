@@ -12,9 +12,8 @@ import (
 // cmpScripted is a backend that walks a fixed list of outcomes: forward actions move one
 // outcome on, inverse actions one back.
 type cmpScripted struct {
-	outs   []Outcome
-	pos    int
-	edited map[string]string
+	outs []Outcome
+	pos  int
 }
 
 func (s *cmpScripted) Entry(context.Context) (grammar.State, error) { return s.outs[0].State, nil }
