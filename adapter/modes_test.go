@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -221,4 +222,84 @@ func TestNeuralSyntaxError(t *testing.T) {
 	if msg := c.expectError("launch", ErrProgram); !strings.Contains(msg, "syntax error") {
 		t.Errorf("neural syntax error: %s", msg)
 	}
+}
+
+// editableReplay stands in for a neural backend that can change variables: a replay
+// whose current state takes edits.
+type editableReplay struct {
+	*trace.Replay
+	cur grammar.State
+}
+
+func (e *editableReplay) Entry(ctx context.Context) (grammar.State, error) {
+	st, err := e.Replay.Entry(ctx)
+	e.cur = st
+	return st, err
+}
+
+func (e *editableReplay) Do(ctx context.Context, a grammar.Action) (session.Outcome, error) {
+	out, err := e.Replay.Do(ctx, a)
+	e.cur = out.State
+	return out, err
+}
+
+func (e *editableReplay) SetVariable(name, repr string) (grammar.State, error) {
+	st := e.cur
+	st.Locals = st.Locals.Clone()
+	for i := range st.Locals {
+		if st.Locals[i].Name == name {
+			st.Locals[i].Repr = repr
+			e.cur = st
+			return st, nil
+		}
+	}
+	return grammar.State{}, fmt.Errorf("%s is not a local of the current state", name)
+}
+
+func TestNeuralModeSetVariable(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.Neural = func(ctx context.Context, lc LaunchConfig, prog *Program) (session.Backend, error) {
+		if lc.Mode != ModeNeural || lc.Temperature != 0.5 || lc.Seed != 9 || prog.Recording != nil || len(prog.Parsed.Executable) == 0 {
+			t.Errorf("factory got %+v, parse %+v", lc, prog.Parsed)
+		}
+		rec, err := testPool(t).Record(ctx, prog.Path, prog.Source, prog.Entry, trace.Limits{})
+		if err != nil {
+			return nil, err
+		}
+		return &editableReplay{Replay: trace.NewReplay(rec)}, nil
+	}
+	c := pipeClient(t, cfg)
+	c.start(launchArgs(t, "count.py", "mode", "neural", "stopOnEntry", true, "temperature", 0.5, "seed", 9))
+	c.configurationDone()
+	expect[*dap.ConfigurationDoneResponse](c)
+	c.expectStopped("entry")
+	for range 2 {
+		c.step("next")
+		expect[*dap.NextResponse](c)
+		c.expectStopped("step")
+	}
+	frames := c.stack(1)
+	locals := c.scopeNamed(frames[0].Id, "Locals")
+	c.request("setVariable", map[string]any{"variablesReference": locals, "name": "n", "value": "5"}) // >> setVariable
+	r := expect[*dap.SetVariableResponse](c)                                                          // << setVariable
+	if r.Body.Value != "5" || r.Body.Type != "int" {
+		t.Errorf("setVariable: %+v", r.Body)
+	}
+	vs, _ := c.vars(locals)
+	if vs["n"].Value != "5" {
+		t.Errorf("locals after setVariable: %+v", vs)
+	}
+	c.evaluate("n + 0 if False else n", frames[0].Id)
+	c.expectError("evaluate", ErrEvaluate)
+	c.evaluate("n", frames[0].Id)
+	if r := expect[*dap.EvaluateResponse](c); r.Body.Result != "5" {
+		t.Errorf("n after setVariable: %s", r.Body.Result)
+	}
+	c.request("setVariable", map[string]any{"variablesReference": locals, "name": "zz", "value": "1"})
+	if msg := c.expectError("setVariable", ErrSetVariable); !strings.Contains(msg, "zz is not a local") {
+		t.Errorf("unknown variable: %s", msg)
+	}
+	c.step("continue")
+	expect[*dap.ContinueResponse](c)
+	c.expectExit(0)
 }

@@ -30,6 +30,8 @@ func runDAP(ctx context.Context, args []string) error {
 	if *workers <= 0 {
 		return badInput("--workers must be positive")
 	}
+	// Neural stays nil until infer can build a backend from a checkpoint: neural and
+	// compare launches then fail with a clear error, recorded ones work.
 	srv := adapter.NewServer(adapter.Config{Workers: *workers, Log: log.Logger})
 	defer srv.Close()
 	if *listen == "" {
