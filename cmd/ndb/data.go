@@ -36,6 +36,9 @@ func runData(ctx context.Context, args []string) error {
 	fs.Float64Var(&opts.HeldOut, "held-out", 0.02, "share of programs held out for evaluation")
 	workers := fs.Int("workers", runtime.NumCPU(), "tracer worker processes")
 	noVerify := fs.Bool("no-verify", false, "skip tracing each program twice to catch nondeterminism")
+	repoShare := fs.Float64("repo-share", 0.5, "share of repository-level trajectories (the stdlib's test suite, traced by /usr/bin/python3.11); 0 for none")
+	vocab := fs.Int("vocab", 4096, "tokenizer vocabulary size")
+	sampleMB := fs.Int64("tokenizer-sample-mb", 64, "MB of training text the tokenizer learns from")
 	var crux listFlag
 	fs.Var(&crux, "cruxeval", "JSONL file of CruxEval problems that must not appear (repeatable; default: shared/cruxeval/dev.jsonl when found)")
 	rest, err := parseInterspersed(fs, args[1:])
@@ -78,5 +81,43 @@ func runData(ctx context.Context, args []string) error {
 	})
 	bar.Done()
 	fmt.Print(stats.String())
-	return err
+	if err != nil {
+		return err
+	}
+	if *repoShare > 0 {
+		if err := buildRepoLevel(ctx, opts, *repoShare, *workers, stats.Trajectories); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(os.Stderr, "data gen: training the tokenizer")
+	tok, err := corpus.TrainTokenizer(opts.Out, *vocab, *sampleMB<<20)
+	if err != nil {
+		return fmt.Errorf("tokenizer: %w", err)
+	}
+	fmt.Fprintln(os.Stderr, "data gen: writing token shards")
+	ts, err := corpus.Tokenize(opts.Out, tok)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("tokens: %d train (%d trajectories), %d eval (%d trajectories), vocabulary %d; %d dropped for special-token text\n",
+		ts.TrainTokens, ts.TrainTrajectories, ts.EvalTokens, ts.EvalTrajectories, tok.VocabSize(), ts.SpecialInText)
+	return nil
+}
+
+// buildRepoLevel appends repository-level trajectories: the Python 3.11 standard
+// library's own tests, traced by Debian's interpreter (make testsuite installs them).
+func buildRepoLevel(ctx context.Context, opts corpus.Options, share float64, workers, fnTrajectories int) error {
+	pool, err := trace.NewPool(ctx, trace.PoolOptions{Workers: workers, Python: corpus.RepoPython, Log: log.Logger})
+	if err != nil {
+		return fmt.Errorf("repository level: %w (install the test suite with make testsuite, or pass --repo-share 0)", err)
+	}
+	defer pool.Close()
+	fmt.Fprintln(os.Stderr, "data gen: tracing the standard library's tests")
+	rs, err := corpus.BuildRepo(ctx, pool, opts, corpus.RepoOptions{RepoShare: share}, fnTrajectories)
+	if err != nil {
+		return fmt.Errorf("repository level: %w", err)
+	}
+	fmt.Printf("repository level: %d trajectories from %d entry calls in %d modules (%d modules failed), %.2f actions each, %.1f MB\n",
+		rs.Trajectories, rs.EntryCalls, len(rs.Modules), len(rs.Failed), float64(rs.Actions)/float64(max(rs.Trajectories, 1)), float64(rs.Bytes)/1e6)
+	return nil
 }

@@ -63,6 +63,10 @@ var StdlibModules = []RepoModule{
 	{"test.test_graphlib", []string{"graphlib.py"}},
 }
 
+// RepoPython is the interpreter that traces the repository level: Debian's own
+// Python 3.11, whose standard library the test suite (libpython3.11-testsuite) tests.
+const RepoPython = "/usr/bin/python3.11"
+
 // RepoOptions configure the repository-level part of a corpus.
 type RepoOptions struct {
 	// Modules are traced, each once (default StdlibModules).
