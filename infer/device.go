@@ -51,17 +51,28 @@ func DeviceName(d gotch.Device) string {
 
 // SetThreads sets libtorch's intra-op thread count, a process-wide setting. n <= 0
 // means the NDB_THREADS environment variable when set, else the number of cores.
-// It returns the count now in force. Call it once at start-up, before the first model
-// call (Debian's python3-torch, for one, starts with a single thread).
+// When NDB_BLAS_THREADS is set and OpenBLAS is the BLAS behind libtorch, OpenBLAS's
+// own thread pool is set to that many threads; otherwise it keeps OpenBLAS's default
+// (OPENBLAS_NUM_THREADS, else all cores), which measured best here (docs/libtorch.md).
+// It returns libtorch's count now in force. Call it once at start-up, before the
+// first model call.
 func SetThreads(n int) int {
 	if n <= 0 {
-		n = runtime.NumCPU()
-		if v, err := strconv.Atoi(os.Getenv("NDB_THREADS")); err == nil && v > 0 {
-			n = v
-		}
+		n = envInt("NDB_THREADS", runtime.NumCPU())
 	}
 	libtch.AtSetNumThreads(n)
+	if b := envInt("NDB_BLAS_THREADS", 0); b > 0 {
+		SetBLASThreads(b)
+	}
 	return libtch.AtGetNumThreads()
+}
+
+// envInt is the positive integer in environment variable name, or def.
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
 }
 
 // Threads returns libtorch's intra-op thread count.

@@ -166,9 +166,11 @@ func (m *Model) Device() gotch.Device { return m.VS.Device() }
 func (m *Model) forward(tokens *ts.Tensor, pos int, cache *KVCache, lastOnly bool) *ts.Tensor {
 	t := tokens.MustSize()[1]
 	x := must(ts.Embedding(m.embed, tokens, -1, false, false)) // [B, T, dim]
+	rp := m.rope.at(pos, int(t))                               // [T, headDim] tables
 	for l := range m.blocks {
-		x = m.block(l, x, pos, cache) // [B, T, dim]
+		x = m.block(l, x, pos, rp, cache) // [B, T, dim]
 	}
+	rp.free()
 	if lastOnly && t > 1 {
 		x = must(x.Narrow(1, t-1, 1, true)) // [B, 1, dim]
 	}
@@ -180,10 +182,10 @@ func (m *Model) forward(tokens *ts.Tensor, pos int, cache *KVCache, lastOnly boo
 }
 
 // block runs layer l on x [B, T, dim], which it frees, and returns [B, T, dim].
-func (m *Model) block(l int, x *ts.Tensor, pos int, cache *KVCache) *ts.Tensor {
+func (m *Model) block(l int, x *ts.Tensor, pos int, rp ropeAt, cache *KVCache) *ts.Tensor {
 	b := &m.blocks[l]
-	a := m.attention(b, l, x, pos, cache) // [B, T, dim]
-	x = must(x.Add(a, true))              // [B, T, dim]: residual
+	a := m.attention(b, l, x, pos, rp, cache) // [B, T, dim]
+	x = must(x.Add(a, true))                  // [B, T, dim]: residual
 	drop(a)
 	h := m.rmsnorm(x, b.ffnNorm) // [B, T, dim]
 	g := b.gate.forward(h)       // [B, T, hidden]
@@ -200,8 +202,9 @@ func (m *Model) block(l int, x *ts.Tensor, pos int, cache *KVCache) *ts.Tensor {
 }
 
 // attention is causal self-attention of block b (layer l) on x [B, T, dim] at
-// positions [pos, pos+T); it returns the output projection [B, T, dim].
-func (m *Model) attention(b *block, l int, x *ts.Tensor, pos int, cache *KVCache) *ts.Tensor {
+// positions [pos, pos+T), whose rope tables are rp; it returns the output projection
+// [B, T, dim].
+func (m *Model) attention(b *block, l int, x *ts.Tensor, pos int, rp ropeAt, cache *KVCache) *ts.Tensor {
 	size := x.MustSize()
 	bs, t := size[0], size[1]
 	nh, nkv, hd := int64(m.Config.Heads), int64(m.Config.KVHeads), int64(m.Config.HeadDim())
@@ -211,8 +214,8 @@ func (m *Model) attention(b *block, l int, x *ts.Tensor, pos int, cache *KVCache
 	k := heads(b.k.forward(h), nkv, hd) // [B, kvHeads, T, hd]
 	v := heads(b.v.forward(h), nkv, hd) // [B, kvHeads, T, hd]
 	drop(h)
-	qr := m.rope.apply(q, pos) // [B, heads, T, hd]
-	kr := m.rope.apply(k, pos) // [B, kvHeads, T, hd]
+	qr := rp.apply(q) // [B, heads, T, hd]
+	kr := rp.apply(k) // [B, kvHeads, T, hd]
 	drop(q, k)
 
 	s := t // number of keys
@@ -266,10 +269,10 @@ func repeatKV(x *ts.Tensor, rep int64) *ts.Tensor {
 func (m *Model) rmsnorm(x, w *ts.Tensor) *ts.Tensor {
 	sq := must(x.Square(false))                                  // [..., dim]
 	ms := must(sq.MeanDim([]int64{-1}, true, gotch.Float, true)) // [..., 1]
-	r := must(ms.AddScalar(m.eps, true))                         // [..., 1]
-	r = must(r.Rsqrt(true))                                      // [..., 1]
-	y := must(x.Mul(r, false))                                   // [..., dim]
-	drop(r)
+	check(ms.AddScalar_(m.eps))                                  // [..., 1]
+	check(ms.Rsqrt_())                                           // [..., 1]
+	y := must(x.Mul(ms, false))                                  // [..., dim]
+	drop(ms)
 	return must(y.Mul(w, true)) // [..., dim]
 }
 
@@ -299,14 +302,18 @@ func (m *Model) forwardBatch(tokens *ts.Tensor, grad bool) (logits *ts.Tensor, e
 }
 
 // Loss is the mean cross-entropy of logits [B, T, vocab] against targets [B, T]
-// (int64), skipping targets equal to IgnoreIndex. The caller frees the result.
+// (int64), skipping targets equal to IgnoreIndex. Like ForwardTrain it records the
+// graph (when logits have one) whatever the thread's grad mode. The caller frees the
+// result.
 func Loss(logits, targets *ts.Tensor) (loss *ts.Tensor, err error) {
-	defer recoverTorch(&err, "infer.Loss")
-	v := logits.MustSize()[2]
-	flat := must(logits.View([]int64{-1, v}, false))              // [B·T, vocab]
-	tgt := must(targets.View([]int64{-1}, false))                 // [B·T]
-	logp := must(flat.LogSoftmax(-1, gotch.Float, true))          // [B·T, vocab]
-	loss = must(logp.NllLoss(tgt, ts.None, 1, IgnoreIndex, true)) // []: the mean; ts.None: no class weights
-	drop(tgt)
-	return loss, nil
+	withGrad(true, func() {
+		defer recoverTorch(&err, "infer.Loss")
+		v := logits.MustSize()[2]
+		flat := must(logits.View([]int64{-1, v}, false))              // [B·T, vocab]
+		tgt := must(targets.View([]int64{-1}, false))                 // [B·T]
+		logp := must(flat.LogSoftmax(-1, gotch.Float, true))          // [B·T, vocab]
+		loss = must(logp.NllLoss(tgt, ts.None, 1, IgnoreIndex, true)) // []: the mean; ts.None: no class weights
+		drop(tgt)
+	})
+	return loss, err
 }

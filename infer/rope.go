@@ -11,8 +11,11 @@ import (
 // frequency of pair i is theta^(-2i/headDim), and a head's vector is rotated as its
 // two halves (rotate_half), not as interleaved pairs. Checkpoints are therefore
 // loadable by transformers' LlamaForCausalLM without permuting q_proj and k_proj.
+//
+// rotate_half(x)·sin = cat(-x2, x1)·sin = roll(x, headDim/2)·cat(-sin, sin), so the
+// sine table is stored with its first half negated and a rotation costs four ops.
 type rope struct {
-	cos, sin *ts.Tensor // [maxSeq, headDim] each: cos(p·f) and sin(p·f), f repeated over both halves
+	cos, sin *ts.Tensor // [maxSeq, headDim] each: cos(p·f) | cos(p·f) and -sin(p·f) | sin(p·f)
 }
 
 // newRope computes the tables in float64 and stores them as float32 on device.
@@ -27,31 +30,39 @@ func newRope(maxSeq, headDim int, theta float64, device gotch.Device) rope {
 			a := float64(float32(float64(p) * invFreq))
 			c, s := float32(math.Cos(a)), float32(math.Sin(a))
 			cos[p*headDim+i], cos[p*headDim+half+i] = c, c
-			sin[p*headDim+i], sin[p*headDim+half+i] = s, s
+			sin[p*headDim+i], sin[p*headDim+half+i] = -s, s
 		}
 	}
 	shape := []int64{int64(maxSeq), int64(headDim)}
 	return rope{cos: toDevice(cos, shape, device), sin: toDevice(sin, shape, device)}
 }
 
-// apply rotates x [B, h, T, headDim] whose tokens sit at positions [pos, pos+T).
-// It returns a new tensor [B, h, T, headDim] and leaves x alone.
-func (r rope) apply(x *ts.Tensor, pos int) *ts.Tensor {
-	size := x.MustSize()
-	t, hd := size[2], size[3]
-	cos := must(r.cos.Narrow(0, int64(pos), t, false)) // [T, headDim]
-	sin := must(r.sin.Narrow(0, int64(pos), t, false)) // [T, headDim]
-	x1 := must(x.Narrow(3, 0, hd/2, false))            // [B, h, T, headDim/2]
-	x2 := must(x.Narrow(3, hd/2, hd/2, false))         // [B, h, T, headDim/2]
-	negX2 := must(x2.Neg(true))                        // [B, h, T, headDim/2]
-	rot := must(ts.Cat([]*ts.Tensor{negX2, x1}, 3))    // [B, h, T, headDim]: rotate_half(x)
-	drop(negX2, x1)
-	a := must(x.Mul(cos, false))  // [B, h, T, headDim]
-	b := must(rot.Mul(sin, true)) // [B, h, T, headDim]
-	out := must(a.Add(b, true))   // [B, h, T, headDim]
-	drop(b, cos, sin)
+// ropeAt is the rope tables for positions [pos, pos+T), views of the full tables.
+type ropeAt struct {
+	cos, sin *ts.Tensor // [T, headDim] each
+}
+
+// at returns the tables for positions [pos, pos+t); free them with free.
+func (r rope) at(pos, t int) ropeAt {
+	return ropeAt{
+		cos: must(r.cos.Narrow(0, int64(pos), int64(t), false)), // [T, headDim]
+		sin: must(r.sin.Narrow(0, int64(pos), int64(t), false)), // [T, headDim]
+	}
+}
+
+// apply rotates x [B, h, T, headDim] and returns a new tensor [B, h, T, headDim];
+// x is left alone.
+func (r ropeAt) apply(x *ts.Tensor) *ts.Tensor {
+	hd := x.MustSize()[3]
+	rot := must(x.Roll([]int64{hd / 2}, []int64{3}, false)) // [B, h, T, headDim]: cat(x2, x1)
+	rot = must(rot.Mul(r.sin, true))                        // [B, h, T, headDim]: rotate_half(x)·sin
+	out := must(x.Mul(r.cos, false))                        // [B, h, T, headDim]
+	check(out.Add_(rot))                                    // [B, h, T, headDim]
+	drop(rot)
 	return out
 }
+
+func (r ropeAt) free() { drop(r.cos, r.sin) }
 
 func (r rope) free() { drop(r.cos, r.sin) }
 

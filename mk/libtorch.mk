@@ -7,14 +7,17 @@
 #   pytorch-ref     Debian's python3-torch for the second-implementation test in infer
 #   libtorch-clean  remove the patched copies, stamps and go.work
 # Variables:
-#   TORCH=cpu|cuda, LIBTORCH=/path (cuda), CUDA_HOME, TORCH_CXX11_ABI, GOTCH_EXTRA_STUBS
+#   TORCH=cpu|cuda, LIBTORCH=/path (cuda), CUDA_HOME, TORCH_CXX11_ABI, TORCH_CXX_STD,
+#   GOTCH_EXTRA_STUBS (see scripts/setup-libtorch.sh and docs/libtorch.md)
 #   TORCH_TEST_PKGS  the packages that need libtorch
 #   NDB_THREADS      libtorch intra-op threads at run time (default: all cores)
+#   NDB_BLAS_THREADS OpenBLAS threads at run time (default: OpenBLAS's own, all cores)
 
 TORCH             ?= cpu
 LIBTORCH          ?=
 CUDA_HOME         ?= /usr/local/cuda
 TORCH_CXX11_ABI   ?= 1
+TORCH_CXX_STD     ?= c++17
 GOTCH_EXTRA_STUBS ?=
 TORCH_TEST_PKGS   := ./infer/...
 PYTORCH_REF_PYTHON := /usr/bin/python3.11
@@ -23,7 +26,8 @@ PYTORCH_REF_PYTHON := /usr/bin/python3.11
 
 libtorch:
 	@TORCH='$(TORCH)' LIBTORCH='$(LIBTORCH)' CUDA_HOME='$(CUDA_HOME)' \
-		TORCH_CXX11_ABI='$(TORCH_CXX11_ABI)' GOTCH_EXTRA_STUBS='$(GOTCH_EXTRA_STUBS)' \
+		TORCH_CXX11_ABI='$(TORCH_CXX11_ABI)' TORCH_CXX_STD='$(TORCH_CXX_STD)' \
+		GOTCH_EXTRA_STUBS='$(GOTCH_EXTRA_STUBS)' \
 		scripts/setup-libtorch.sh
 
 libtorch-check: libtorch

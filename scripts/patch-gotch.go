@@ -90,7 +90,7 @@ const cpuLib = `package libtch
 
 // #cgo CFLAGS: -I${SRCDIR} -O3 -Wall -Wno-unused-variable -Wno-deprecated-declarations -Wno-c++11-narrowing -g -Wno-sign-compare -Wno-unused-function
 // #cgo CFLAGS: -D_GLIBCXX_USE_CXX11_ABI=%[1]s
-// #cgo CXXFLAGS: -std=c++17 -I${SRCDIR} -g -O3 -D_GLIBCXX_USE_CXX11_ABI=%[1]s
+// #cgo CXXFLAGS: -std=%[3]s -I${SRCDIR} -g -O3 -D_GLIBCXX_USE_CXX11_ABI=%[1]s
 // #cgo CXXFLAGS: -I%[2]s/torch/csrc/api/include
 // #cgo LDFLAGS: -lstdc++ -ltorch -lc10 -ltorch_cpu
 import "C"
@@ -99,13 +99,15 @@ import "C"
 const cudaLib = `package libtch
 
 // CUDA build against the libtorch in %[2]s (written by ndb's scripts/patch-gotch.go).
+// libtorch_cuda is linked with --no-as-needed: nothing references it directly, and
+// without it libtorch registers no CUDA backend.
 
 // #cgo CFLAGS: -I${SRCDIR} -O3 -Wall -Wno-unused-variable -Wno-deprecated-declarations -Wno-c++11-narrowing -g -Wno-sign-compare -Wno-unused-function
-// #cgo CFLAGS: -D_GLIBCXX_USE_CXX11_ABI=%[1]s -I%[3]s/include
-// #cgo CXXFLAGS: -std=c++17 -I${SRCDIR} -g -O3 -D_GLIBCXX_USE_CXX11_ABI=%[1]s
+// #cgo CFLAGS: -D_GLIBCXX_USE_CXX11_ABI=%[1]s
+// #cgo CXXFLAGS: -std=%[4]s -I${SRCDIR} -g -O3 -D_GLIBCXX_USE_CXX11_ABI=%[1]s
 // #cgo CXXFLAGS: -I%[2]s/include -I%[2]s/include/torch/csrc/api/include -I%[3]s/include
-// #cgo LDFLAGS: -lstdc++ -L%[2]s/lib -Wl,-rpath,%[2]s/lib -L%[3]s/lib64 -Wl,-rpath,%[3]s/lib64
-// #cgo LDFLAGS: -Wl,--no-as-needed -ltorch -lc10 -ltorch_cpu -ltorch_cuda -lc10_cuda -Wl,--as-needed -lcudart
+// #cgo LDFLAGS: -lstdc++ -L%[2]s/lib -Wl,-rpath,%[2]s/lib
+// #cgo LDFLAGS: -Wl,--no-as-needed -ltorch_cuda -lc10_cuda -Wl,--as-needed -ltorch -lc10 -ltorch_cpu
 import "C"
 `
 
@@ -133,17 +135,18 @@ func main() {
 	dir := flag.String("dir", "", "writable copy of gotch to patch (required)")
 	torch := flag.String("torch", "cpu", "cpu (Debian's libtorch) or cuda")
 	libtorch := flag.String("libtorch", "", "libtorch folder with include/ and lib/ (cuda); for cpu, the system include directory")
-	cuda := flag.String("cuda", "/usr/local/cuda", "CUDA toolkit folder (cuda)")
+	cuda := flag.String("cuda", "/usr/local/cuda", "CUDA toolkit folder, for its headers (cuda)")
+	std := flag.String("std", "c++17", "C++ standard of the libtch build")
 	abi := flag.String("abi", "1", "value of _GLIBCXX_USE_CXX11_ABI")
 	extra := flag.String("extra-stubs", "", "comma-separated further ops to stub (for another libtorch)")
 	flag.Parse()
-	if err := run(*dir, *torch, *libtorch, *cuda, *abi, *extra); err != nil {
+	if err := run(*dir, *torch, *libtorch, *cuda, *abi, *std, *extra); err != nil {
 		fmt.Fprintln(os.Stderr, "patch-gotch:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir, torch, libtorch, cuda, abi, extra string) error {
+func run(dir, torch, libtorch, cuda, abi, std, extra string) error {
 	if dir == "" {
 		return fmt.Errorf("-dir is required")
 	}
@@ -153,12 +156,12 @@ func run(dir, torch, libtorch, cuda, abi, extra string) error {
 		if libtorch == "" {
 			libtorch = "/usr/include"
 		}
-		lib = fmt.Sprintf(cpuLib, abi, libtorch)
+		lib = fmt.Sprintf(cpuLib, abi, libtorch, std)
 	case "cuda":
 		if libtorch == "" {
 			return fmt.Errorf("-torch cuda needs -libtorch (a folder with include/ and lib/)")
 		}
-		lib = fmt.Sprintf(cudaLib, abi, libtorch, cuda)
+		lib = fmt.Sprintf(cudaLib, abi, libtorch, cuda, std)
 	default:
 		return fmt.Errorf("-torch %q: want cpu or cuda", torch)
 	}

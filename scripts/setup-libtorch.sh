@@ -8,6 +8,7 @@
 #               /usr/local/cuda); copy in build/gotch-cuda; no apt packages
 #   TORCH_CXX11_ABI=1        value of _GLIBCXX_USE_CXX11_ABI (Debian's and recent
 #                            PyTorch builds use 1)
+#   TORCH_CXX_STD=c++17      C++ standard for compiling libtch
 #   GOTCH_EXTRA_STUBS=a,b    further generated ops to stub out (another libtorch)
 #   GOTCH_PREBUILD=0         skip compiling libtch now (it then happens at first use)
 set -euo pipefail
@@ -17,6 +18,7 @@ TORCH=${TORCH:-cpu}
 LIBTORCH=${LIBTORCH:-}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 TORCH_CXX11_ABI=${TORCH_CXX11_ABI:-1}
+TORCH_CXX_STD=${TORCH_CXX_STD:-c++17}
 GOTCH_EXTRA_STUBS=${GOTCH_EXTRA_STUBS:-}
 GOTCH_PREBUILD=${GOTCH_PREBUILD:-1}
 GOTCH_VERSION=v0.8.0
@@ -80,8 +82,9 @@ cuda)
 esac
 
 # 2. A patched copy of gotch. The key names everything the copy depends on, so a
-#    change of flavour, path or patch program makes a fresh copy.
-key=$( (echo "$GOTCH_VERSION $TORCH $LIBTORCH $CUDA_HOME $TORCH_CXX11_ABI $GOTCH_EXTRA_STUBS"; cat scripts/patch-gotch.go) | sha256sum | cut -c1-16)
+#    change of flavour, path or patch program makes a fresh copy (Go's build cache
+#    is keyed by content, so an identical copy does not recompile libtch).
+key=$( (echo "$GOTCH_VERSION $TORCH $LIBTORCH $CUDA_HOME $TORCH_CXX11_ABI $TORCH_CXX_STD $GOTCH_EXTRA_STUBS"; cat scripts/patch-gotch.go) | sha256sum | cut -c1-16)
 if [ "$(cat "$GOTCH_DIR/.ndb-patch" 2>/dev/null || true)" != "$key" ]; then
 	src=$(GOWORK=off go mod download -json "github.com/sugarme/gotch@$GOTCH_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
 	if [ -z "$src" ] || [ ! -d "$src" ]; then
@@ -92,7 +95,7 @@ if [ "$(cat "$GOTCH_DIR/.ndb-patch" 2>/dev/null || true)" != "$key" ]; then
 	rm -rf "$GOTCH_DIR.tmp"
 	cp -r "$src" "$GOTCH_DIR.tmp"
 	chmod -R u+w "$GOTCH_DIR.tmp"
-	args=(-dir "$GOTCH_DIR.tmp" -torch "$TORCH" -abi "$TORCH_CXX11_ABI" -extra-stubs "$GOTCH_EXTRA_STUBS")
+	args=(-dir "$GOTCH_DIR.tmp" -torch "$TORCH" -abi "$TORCH_CXX11_ABI" -std "$TORCH_CXX_STD" -extra-stubs "$GOTCH_EXTRA_STUBS")
 	if [ "$TORCH" = cuda ]; then args+=(-libtorch "$LIBTORCH" -cuda "$CUDA_HOME"); fi
 	GOWORK=off go run scripts/patch-gotch.go "${args[@]}"
 	echo "$key" >"$GOTCH_DIR.tmp/.ndb-patch"
