@@ -6,7 +6,10 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"testing"
+	"time"
 
 	"github.com/sugarme/gotch"
 	"github.com/sugarme/gotch/nn"
@@ -177,6 +180,12 @@ func TestForwardFreesItsTensors(t *testing.T) {
 	if _, err := m.Forward(tokens, 0); err != nil { // allocates the cache
 		t.Fatal(err)
 	}
+	// gotch also frees tensors in finalizers: let pending ones run, then keep the GC
+	// off so that a leak cannot be hidden by a collection.
+	runtime.GC()
+	runtime.GC()
+	time.Sleep(50 * time.Millisecond)
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	before := len(ts.ExistingTensors)
 	for i := 0; i < 5; i++ {
 		if _, err := m.Forward(tokens[:4], 3); err != nil {
