@@ -8,7 +8,7 @@ import (
 	"github.com/sugarme/gotch/ts"
 )
 
-// benchConfig is a ~15M-parameter model (dim 384, 6 layers, 6 heads, FFN 1024,
+// benchConfig is a 13.8M-parameter model (dim 384, 6 layers, 6 heads, FFN 1024,
 // vocabulary 4096, context 1024).
 func benchConfig() Config {
 	return Config{VocabSize: 4096, Dim: 384, Layers: 6, Heads: 6, Hidden: 1024, MaxSeqLen: 1024, BOS: -1, EOS: -1}
