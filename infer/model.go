@@ -43,7 +43,7 @@ type Model struct {
 	eps    *ts.Scalar // NormEps
 	negInf *ts.Scalar // -Inf, the masked attention score
 	scale  *ts.Scalar // 1/sqrt(headDim), the attention score scale
-	cache  *KVCache   // allocated at the first cached forward pass
+	cache  *kvCache   // allocated at the first cached forward pass
 }
 
 // Param is one named parameter of a Model.
@@ -163,7 +163,7 @@ func (m *Model) Device() gotch.Device { return m.VS.Device() }
 // [B, T, vocab], or [B, 1, vocab] for the last position only when lastOnly. With a
 // cache (B must be 1) keys and values are written to it and attention covers
 // [0, pos+T); without one it covers the T tokens themselves.
-func (m *Model) forward(tokens *ts.Tensor, pos int, cache *KVCache, lastOnly bool) *ts.Tensor {
+func (m *Model) forward(tokens *ts.Tensor, pos int, cache *kvCache, lastOnly bool) *ts.Tensor {
 	t := tokens.MustSize()[1]
 	x := must(ts.Embedding(m.embed, tokens, -1, false, false)) // [B, T, dim]
 	rp := m.rope.at(pos, int(t))                               // [T, headDim] tables
@@ -182,7 +182,7 @@ func (m *Model) forward(tokens *ts.Tensor, pos int, cache *KVCache, lastOnly boo
 }
 
 // block runs layer l on x [B, T, dim], which it frees, and returns [B, T, dim].
-func (m *Model) block(l int, x *ts.Tensor, pos int, rp ropeAt, cache *KVCache) *ts.Tensor {
+func (m *Model) block(l int, x *ts.Tensor, pos int, rp ropeAt, cache *kvCache) *ts.Tensor {
 	b := &m.blocks[l]
 	a := m.attention(b, l, x, pos, rp, cache) // [B, T, dim]
 	x = must(x.Add(a, true))                  // [B, T, dim]: residual
@@ -204,7 +204,7 @@ func (m *Model) block(l int, x *ts.Tensor, pos int, rp ropeAt, cache *KVCache) *
 // attention is causal self-attention of block b (layer l) on x [B, T, dim] at
 // positions [pos, pos+T), whose rope tables are rp; it returns the output projection
 // [B, T, dim].
-func (m *Model) attention(b *block, l int, x *ts.Tensor, pos int, rp ropeAt, cache *KVCache) *ts.Tensor {
+func (m *Model) attention(b *block, l int, x *ts.Tensor, pos int, rp ropeAt, cache *kvCache) *ts.Tensor {
 	size := x.MustSize()
 	bs, t := size[0], size[1]
 	nh, nkv, hd := int64(m.Config.Heads), int64(m.Config.KVHeads), int64(m.Config.HeadDim())
