@@ -5,13 +5,15 @@ GO      ?= go
 BIN     := bin/ndb
 PYTHON  ?= python3
 
-# Packages that need no libtorch (they must build and test without it).
-PURE_PKGS := ./grammar/... ./trace/... ./session/... ./adapter/... ./cmd/... \
-             ./train/corpus/... ./train/synth/... ./train/decontam/... ./train/progress/...
+# Packages that need no libtorch (they must build and test without it), and those
+# that do (the model, training, and the binary that holds them).
+PURE_PKGS  := ./grammar/... ./trace/... ./session/... ./adapter/... \
+              ./train/corpus/... ./train/corpusstats/... ./train/synth/... ./train/decontam/... ./train/progress/...
+TORCH_PKGS := ./infer/... ./train ./cmd/...
 
 -include mk/*.mk
 
-.PHONY: all build test demo vet fmt deps testsuite clean golden
+.PHONY: all build test demo vet fmt deps testsuite data train clean golden
 
 all: build
 
@@ -23,17 +25,20 @@ deps:
 testsuite:
 	@scripts/install-testsuite.sh
 
-build: deps
+build: deps libtorch
 	$(GO) build -o $(BIN) ./cmd/ndb
 
-vet:
+vet: libtorch
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
-	$(GO) vet $(PURE_PKGS)
+	$(GO) vet $(PURE_PKGS) $(TORCH_PKGS)
 
 # -p 1: the tracer tests run Python workers against wall-clock limits; one package at
 # a time keeps a small machine from starving them.
-test: deps testsuite vet
+# The libtorch packages run without -race (cgo-heavy, and all model calls stay on one
+# goroutine by design).
+test: deps testsuite libtorch pytorch-ref vet
 	$(GO) test -race -count=1 -p 1 $(PURE_PKGS)
+	$(GO) test -count=1 -p 1 $(TORCH_PKGS)
 
 # The main job: until the model and the debug server exist, it prints real debugger
 # trajectories of a testdata program.
@@ -45,6 +50,17 @@ demo: build
 	@echo '== the same call, backwards from its return: inv_step_into x2, inv_step_call'
 	$(BIN) trajectory testdata/programs/count.py --entry 'count("berry", "r")' --inverse \
 		--actions inv_step_into,inv_step_into,inv_step_call
+
+# The default corpus: function-level programs and the standard library's tests,
+# tokenized (build/corpus).
+data: build/corpus/train.bin
+
+build/corpus/train.bin: | build testsuite
+	$(BIN) data gen --out build/corpus
+
+# Trains the default model on the default corpus (build/run; --resume continues).
+train: data build
+	$(BIN) train --corpus build/corpus --out build/run $(TRAIN_FLAGS)
 
 golden:
 	$(GO) test ./trace -run Golden -update

@@ -22,8 +22,11 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
-// runData implements `ndb data gen`.
+// runData implements `ndb data gen` and `ndb data stats`.
 func runData(ctx context.Context, args []string) error {
+	if len(args) > 0 && args[0] == "stats" {
+		return runDataStats(ctx, args[1:])
+	}
 	if len(args) == 0 || args[0] != "gen" {
 		return badInput("usage: ndb data gen --out DIR [--programs N] [--seed S] [--trajectories K] [--cruxeval FILE]...")
 	}

@@ -32,6 +32,7 @@ var commands = map[string]command{
 	"trace":      {"record a program's raw execution events", runTrace},
 	"trajectory": {"print a debugger trajectory in the model's language", runTrajectory},
 	"data":       {"build the training corpus (ndb data gen)", runData},
+	"train":      {"train the model on a corpus", runTrain},
 }
 
 func main() {

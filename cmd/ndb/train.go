@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/ndb-project/ndb/train"
+	"github.com/ndb-project/ndb/train/progress"
+)
+
+// runTrain implements `ndb train --corpus DIR --out DIR [--resume] ...`.
+func runTrain(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("train", flag.ContinueOnError)
+	o := train.Options{Model: train.DefaultModel}
+	fs.StringVar(&o.Corpus, "corpus", "build/corpus", "corpus folder from ndb data gen")
+	fs.StringVar(&o.Out, "out", "build/run", "run folder (checkpoint and state)")
+	fs.IntVar(&o.Steps, "steps", 4000, "optimizer steps")
+	fs.IntVar(&o.Batch, "batch", 8, "sequences per step")
+	fs.IntVar(&o.SeqLen, "seq", 512, "packed sequence length")
+	fs.Float64Var(&o.LR, "lr", 1e-3, "peak learning rate")
+	fs.IntVar(&o.Model.Dim, "dim", o.Model.Dim, "model width")
+	fs.IntVar(&o.Model.Layers, "layers", o.Model.Layers, "transformer layers")
+	fs.IntVar(&o.Model.Heads, "heads", o.Model.Heads, "attention heads")
+	fs.IntVar(&o.Model.Hidden, "hidden", o.Model.Hidden, "feed-forward width")
+	fs.IntVar(&o.EvalEvery, "eval-every", 200, "steps between held-out evaluations")
+	fs.IntVar(&o.CheckpointEvery, "checkpoint-every", 100, "steps between checkpoints")
+	fs.BoolVar(&o.ContextLoss, "context-loss", false, "also train on the source context tokens")
+	fs.BoolVar(&o.Resume, "resume", false, "continue the run in --out from its checkpoint")
+	fs.DurationVar(&o.MaxDuration, "max-duration", 0, "stop (with a checkpoint) after this long")
+	fs.Int64Var(&o.Seed, "seed", 1, "seed of the initialisation and the batches")
+	fs.StringVar(&o.Device, "device", "auto", "cpu, cuda or auto")
+	if rest, err := parseInterspersed(fs, args); err != nil {
+		return err
+	} else if len(rest) > 0 {
+		return badInput("ndb train takes no positional arguments (got %q)", rest)
+	}
+	if err := os.MkdirAll(o.Out, 0o755); err != nil {
+		return err
+	}
+	bar := progress.New(os.Stderr, "train", int64(o.Steps), "steps")
+	var last train.State
+	var rate float64
+	bar.SetExtra(func() string {
+		return fmt.Sprintf("| loss %.3f eval %.3f | %.0f tok/s", last.TrainLoss, last.EvalLoss, rate)
+	})
+	first := true
+	st, err := train.Run(ctx, o, func(s train.State, tps float64) {
+		if first {
+			bar.Add(int64(s.Step - 1)) // a resumed run starts part way
+			first = false
+		}
+		last, rate = s, tps
+		bar.Add(1)
+	})
+	bar.Done()
+	fmt.Printf("steps %d, tokens %d, train loss %.4f, held-out loss %.4f, %d parameters, %.0f s\n",
+		st.Step, st.Tokens, st.TrainLoss, st.EvalLoss, st.Params, st.Seconds)
+	return err
+}
