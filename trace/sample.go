@@ -24,7 +24,8 @@ var (
 // SampleOptions shape the trajectories a Sampler draws.
 type SampleOptions struct {
 	// MaxActions bounds a trajectory's actions; each trajectory draws its length
-	// uniformly from 1..MaxActions (default 16, a mean near the paper's 8.4 actions).
+	// uniformly from 1..MaxActions (default 24: with the walks that end early at an
+	// exit, the mean comes near the paper's 8.4 actions).
 	MaxActions int
 	// MidStart is the probability that a trajectory starts at a random state rather
 	// than the entry call (forward) or the last state (inverse); default 0.3. Sessions
@@ -40,7 +41,7 @@ type SampleOptions struct {
 
 func (o SampleOptions) withDefaults() SampleOptions {
 	if o.MaxActions <= 0 {
-		o.MaxActions = 16
+		o.MaxActions = 24
 	}
 	if o.MidStart == 0 {
 		o.MidStart = 0.3
