@@ -1,0 +1,384 @@
+package infer
+
+import (
+	"github.com/ndb-project/ndb/grammar"
+)
+
+// This file is the byte-level grammar automaton of one generated state: what may
+// follow an action, in the exact form grammar.DecodeNext reads (spec section 5):
+//
+//	event token, then for call and line: a canonical locals object; <|src_sep|>;
+//	SRC (a line of the context, byte for byte); for return and exception:
+//	<|arg_sep|> and a JSON string; <|frame_sep|>. Or: <|exit_sep|> normal|error|never
+//	<|frame_sep|>.
+//
+// Special tokens are atomic symbols (feedSpecial); every other token is a run of
+// bytes (feedByte). The automaton is a small value: checking whether a token fits is
+// feeding it to a copy. Slices inside it (key, names) are only ever appended to, so a
+// copy that appends never changes what the original sees.
+
+// Limits bound a generated state so that generation always terminates.
+type Limits struct {
+	MaxTokens int // tokens per state before the structure is force-closed (default 512)
+	MaxRepr   int // bytes of one JSON string's content (default 256)
+	MaxKey    int // bytes of one variable name (default 64)
+	MaxVars   int // entries of one locals object (default 48)
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxTokens <= 0 {
+		l.MaxTokens = 512
+	}
+	if l.MaxRepr <= 0 {
+		l.MaxRepr = 256
+	}
+	if l.MaxKey <= 0 {
+		l.MaxKey = 64
+	}
+	if l.MaxVars <= 0 {
+		l.MaxVars = 48
+	}
+	return l
+}
+
+type phase uint8
+
+const (
+	phEvent    phase = iota // an event token or <|exit_sep|>
+	phObjOpen               // '{'
+	phObjFirst              // '"' (a key) or '}'
+	phKey                   // inside a key string
+	phColon                 // ':'
+	phColonSp               // ' ' after ':'
+	phValOpen               // '"' opening a value
+	phVal                   // inside a value string
+	phAfterVal              // ',' or '}'
+	phCommaSp               // ' ' after ','
+	phKeyOpen               // '"' opening a key after ", "
+	phMarker                // the rest of the diff marker: `: ".."}`
+	phSrcSep                // <|src_sep|>
+	phSrc                   // SRC bytes, then the terminator token
+	phArgOpen               // '"' opening the value after <|arg_sep|>
+	phArgStr                // inside the value string
+	phFrame                 // <|frame_sep|>
+	phExit                  // normal|error|never, then <|frame_sep|>
+	phDone                  // the state is complete
+)
+
+const markerRest = `: ".."}`
+
+// jstr tracks one canonical JSON string's content (after the opening quote).
+type jstr struct {
+	n        int  // content bytes so far
+	esc      int8 // 0: none; 1: after '\'; 2..5: after k = esc-2 hex digits of \u
+	hex      rune // the \u digits so far
+	needLow  bool // a high surrogate was written; a \u low surrogate must follow
+	escStart int  // automaton offset of the current escape (or of the high surrogate)
+}
+
+// automaton is the grammar of one state after an action.
+type automaton struct {
+	phase    phase
+	ev       grammar.Event
+	inverse  bool
+	markerOK bool
+	lim      Limits
+	n        int // bytes consumed (special tokens count their text)
+
+	s          jstr
+	key        []byte
+	names      []string
+	entryStart int // offset where the current locals entry began (its ", " or '"')
+	mi         int // bytes of markerRest matched
+
+	src  *trie // the context's SRC strings
+	exit *trie // the exit words
+	node int32 // position in src or exit
+}
+
+// newAutomaton starts the grammar of the state after an action; prev is the state
+// the action started from (nil for none), which decides whether the diff marker is
+// allowed.
+func newAutomaton(src, exit *trie, dir grammar.Direction, prev *grammar.State, lim Limits) automaton {
+	return automaton{
+		inverse:  dir == grammar.Inverse,
+		markerOK: prev != nil && prev.Event.HasLocals(),
+		lim:      lim.withDefaults(),
+		src:      src,
+		exit:     exit,
+	}
+}
+
+// Done reports whether the state is complete (its <|frame_sep|> was fed).
+func (a *automaton) Done() bool { return a.phase == phDone }
+
+// feedSpecial feeds one special token.
+func (a *automaton) feedSpecial(tok string) bool {
+	switch a.phase {
+	case phEvent:
+		if tok == grammar.TokenExitSep {
+			if a.inverse {
+				return false
+			}
+			a.phase, a.node = phExit, 0
+			break
+		}
+		ev, ok := grammar.EventOfToken(tok)
+		if !ok || (ev == grammar.EventInvLineCall && !a.inverse) {
+			return false
+		}
+		a.ev = ev
+		if ev.HasLocals() {
+			a.phase = phObjOpen
+		} else {
+			a.phase = phSrcSep
+		}
+	case phSrcSep:
+		if tok != grammar.TokenSrcSep {
+			return false
+		}
+		a.phase, a.node = phSrc, 0
+	case phSrc:
+		if !a.src.term(a.node) {
+			return false
+		}
+		switch {
+		case a.ev.HasValue() && tok == grammar.TokenArgSep:
+			a.phase = phArgOpen
+		case !a.ev.HasValue() && tok == grammar.TokenFrameSep:
+			a.phase = phDone
+		default:
+			return false
+		}
+	case phExit:
+		if tok != grammar.TokenFrameSep || !a.exit.term(a.node) {
+			return false
+		}
+		a.phase = phDone
+	case phFrame:
+		if tok != grammar.TokenFrameSep {
+			return false
+		}
+		a.phase = phDone
+	default:
+		return false
+	}
+	a.n += len(tok)
+	return true
+}
+
+// feedBytes feeds the bytes of an ordinary token.
+func (a *automaton) feedBytes(b []byte) bool {
+	for _, c := range b {
+		if !a.feedByte(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// feedByte feeds one byte.
+func (a *automaton) feedByte(c byte) bool {
+	ok := a.byteOK(c)
+	if ok {
+		a.n++
+	}
+	return ok
+}
+
+func (a *automaton) byteOK(c byte) bool {
+	switch a.phase {
+	case phObjOpen:
+		if c != '{' {
+			return false
+		}
+		a.phase = phObjFirst
+	case phObjFirst, phKeyOpen:
+		if c == '}' && a.phase == phObjFirst {
+			a.phase = phSrcSep
+			return true
+		}
+		if c != '"' {
+			return false
+		}
+		if a.phase == phObjFirst {
+			a.entryStart = a.n
+		}
+		a.phase, a.s, a.key = phKey, jstr{}, a.key[:0:0]
+	case phKey:
+		closed, ok := a.strByte(c, a.lim.MaxKey)
+		if !ok {
+			return false
+		}
+		if !closed {
+			a.key = append(a.key, c)
+			return true
+		}
+		k := string(a.key)
+		if k == grammar.DiffMarkerKey {
+			if !a.markerOK || a.ev != grammar.EventLine {
+				return false
+			}
+			a.phase, a.mi = phMarker, 0
+			return true
+		}
+		for _, n := range a.names {
+			if n == k {
+				return false
+			}
+		}
+		a.names = append(a.names, k)
+		a.phase = phColon
+	case phColon:
+		if c != ':' {
+			return false
+		}
+		a.phase = phColonSp
+	case phColonSp:
+		if c != ' ' {
+			return false
+		}
+		a.phase = phValOpen
+	case phValOpen:
+		if c != '"' {
+			return false
+		}
+		a.phase, a.s = phVal, jstr{}
+	case phVal:
+		closed, ok := a.strByte(c, a.lim.MaxRepr)
+		if !ok {
+			return false
+		}
+		if closed {
+			a.phase = phAfterVal
+		}
+	case phAfterVal:
+		switch {
+		case c == '}':
+			a.phase = phSrcSep
+		case c == ',' && len(a.names) < a.lim.MaxVars:
+			a.entryStart = a.n
+			a.phase = phCommaSp
+		default:
+			return false
+		}
+	case phCommaSp:
+		if c != ' ' {
+			return false
+		}
+		a.phase = phKeyOpen
+	case phMarker:
+		if c != markerRest[a.mi] {
+			return false
+		}
+		a.mi++
+		if a.mi == len(markerRest) {
+			a.phase = phSrcSep
+		}
+	case phSrc, phExit:
+		t := a.src
+		if a.phase == phExit {
+			t = a.exit
+		}
+		next := t.child(a.node, c)
+		if next < 0 {
+			return false
+		}
+		a.node = next
+	case phArgOpen:
+		if c != '"' {
+			return false
+		}
+		a.phase, a.s = phArgStr, jstr{}
+	case phArgStr:
+		closed, ok := a.strByte(c, a.lim.MaxRepr)
+		if !ok {
+			return false
+		}
+		if closed {
+			a.phase = phFrame
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// strByte feeds byte c of a canonical JSON string's content (the string is open) and
+// reports whether it closed the string. Past max content bytes only the closing
+// quote (or the rest of an escape) is allowed.
+func (a *automaton) strByte(c byte, max int) (closed, ok bool) {
+	s := &a.s
+	switch {
+	case s.esc == 1:
+		switch c {
+		case '"', '\\', 'n', 'r', 't', 'b', 'f':
+			if s.needLow {
+				return false, false
+			}
+			s.esc = 0
+		case 'u':
+			s.esc, s.hex = 2, 0
+		default:
+			return false, false
+		}
+	case s.esc >= 2:
+		var d rune
+		switch {
+		case c >= '0' && c <= '9':
+			d = rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			d = rune(c-'a') + 10
+		default:
+			return false, false
+		}
+		s.hex = s.hex<<4 | d
+		k := int(s.esc - 1) // digits read
+		shift := uint(4 * (4 - k))
+		lo, hi := s.hex<<shift, (s.hex+1)<<shift-1
+		if !hexViable(lo, hi, s.needLow) {
+			return false, false
+		}
+		if k < 4 {
+			s.esc++
+			break
+		}
+		s.esc = 0
+		switch {
+		case s.needLow:
+			s.needLow = false
+		case s.hex >= 0xd800 && s.hex < 0xdc00:
+			s.needLow = true
+		}
+	case s.needLow:
+		if c != '\\' {
+			return false, false
+		}
+		s.esc = 1
+	case c == '"':
+		return true, true
+	case s.n >= max:
+		return false, false
+	case c == '\\':
+		s.esc, s.escStart = 1, a.n
+	case c < 0x20 || c >= 0x7f:
+		return false, false
+	}
+	s.n++
+	return false, true
+}
+
+// hexViable reports whether some \u value in [lo, hi] is canonical: not a character
+// written as itself or with a named escape, and a low surrogate exactly when one is
+// needed after a high one.
+func hexViable(lo, hi rune, needLow bool) bool {
+	if needLow {
+		return hi >= 0xdc00 && lo <= 0xdfff
+	}
+	for _, r := range [][2]rune{{0, 7}, {0xb, 0xb}, {0xe, 0x1f}, {0x7f, 0xdbff}, {0xe000, 0xffff}} {
+		if hi >= r[0] && lo <= r[1] {
+			return true
+		}
+	}
+	return false
+}

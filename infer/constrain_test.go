@@ -1,0 +1,198 @@
+package infer
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sugarme/gotch"
+
+	"github.com/ndb-project/ndb/grammar"
+	"github.com/ndb-project/ndb/grammar/tokenizer"
+)
+
+// prompt is a trajectory cut right after an action.
+type prompt struct {
+	ctx  grammar.Context
+	dir  grammar.Direction
+	prev grammar.State
+	text string
+}
+
+// goldenPrompts cuts every golden trajectory after each of its actions.
+func goldenPrompts(t testing.TB) []prompt {
+	files, _ := filepath.Glob("../testdata/golden/*.txt")
+	var out []prompt
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, part := range strings.Split(string(b), "### ")[1:] {
+			_, text, _ := strings.Cut(part, "\n")
+			text = strings.TrimRight(text, "\n")
+			tr, err := grammar.DecodeTrajectory(text)
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			out = append(out, trajectoryPrompts(t, tr)...)
+		}
+	}
+	return out
+}
+
+// trajectoryPrompts re-encodes tr and cuts it after each action.
+func trajectoryPrompts(t testing.TB, tr grammar.Trajectory) []prompt {
+	e := grammar.NewEncoder(tr.Context, tr.Direction)
+	text, err := e.Start(tr.Start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []prompt
+	prev := tr.Start
+	for _, st := range tr.Steps {
+		a, err := e.Action(st.Action)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text += a
+		out = append(out, prompt{ctx: tr.Context, dir: tr.Direction, prev: prev, text: text})
+		if st.Exit != "" {
+			break
+		}
+		s, err := e.State(st.State)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text += s
+		prev = st.State
+	}
+	return out
+}
+
+// loadTiny loads testdata/tinymodel (random weights, a small tokenizer).
+func loadTiny(t testing.TB) (*Model, *tokenizer.Tokenizer) {
+	dir := "../testdata/tinymodel"
+	m, err := Load(dir, gotch.CPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	tok, err := tokenizer.LoadFile(filepath.Join(dir, TokenizerFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, tok
+}
+
+func TestConstrainedDecodingAlwaysDecodes(t *testing.T) {
+	m, tok := loadTiny(t)
+	g := NewGenerator(m, NewVocab(tok))
+	g.Limits = Limits{MaxTokens: 96, MaxRepr: 40}
+	all := goldenPrompts(t)
+	var prompts []prompt
+	for i := 0; i < len(all); i += 2 {
+		prompts = append(prompts, all[i])
+	}
+	if len(prompts) < 200 {
+		t.Fatalf("only %d prompts", len(prompts))
+	}
+	samplers := []*Sampler{NewSampler(0, 0, 1), NewSampler(1.5, 0.95, 2), NewSampler(5, 1, 3)}
+	ok, forced := 0, 0
+	for i, p := range prompts {
+		prev := p.prev
+		gen, err := g.Generate(context.Background(), tok.Encode(p.text), p.ctx, p.dir, &prev, samplers[i%len(samplers)])
+		if err != nil {
+			t.Errorf("prompt %d: %v", i, err)
+			continue
+		}
+		ok++
+		if gen.Forced {
+			forced++
+		}
+	}
+	t.Logf("%d/%d prompts decoded (%d force-closed)", ok, len(prompts), forced)
+}
+
+// TestForceClose gives every state a budget of a few tokens, so that generation
+// stops in every part of the grammar and the structure is closed by force.
+func TestForceClose(t *testing.T) {
+	m, tok := loadTiny(t)
+	g := NewGenerator(m, NewVocab(tok))
+	prompts := goldenPrompts(t)
+	s := NewSampler(3, 1, 7)
+	for i := 0; i < 60; i++ {
+		p := prompts[(i*7)%len(prompts)]
+		g.Limits = Limits{MaxTokens: 1 + i%12, MaxRepr: 4}
+		prev := p.prev
+		gen, err := g.Generate(context.Background(), tok.Encode(p.text), p.ctx, p.dir, &prev, s)
+		if err != nil {
+			t.Fatalf("prompt %d: %v", i, err)
+		}
+		if !gen.Forced && !strings.Contains(gen.Text, grammar.TokenExitSep) && len(gen.Tokens) > 12 {
+			t.Errorf("prompt %d: %d tokens without force", i, len(gen.Tokens))
+		}
+	}
+}
+
+// TestAutomatonAcceptsGolden feeds every golden state, token by token, to the
+// automaton: the grammar must not forbid anything real.
+func TestAutomatonAcceptsGolden(t *testing.T) {
+	_, tok := loadTiny(t)
+	v := NewVocab(tok)
+	prompts := goldenPrompts(t)
+	for i, p := range prompts {
+		next := ""
+		if i+1 < len(prompts) && strings.HasPrefix(prompts[i+1].text, p.text) {
+			rest := prompts[i+1].text[len(p.text):]
+			j := strings.Index(rest, grammar.TokenActionSep)
+			next = rest[:j]
+		}
+		if next == "" {
+			continue
+		}
+		prev := p.prev
+		a := newAutomaton(srcTrie(p.ctx), exitTrie, p.dir, &prev, Limits{MaxRepr: 1 << 20, MaxVars: 1 << 10})
+		for _, id := range tok.Encode(next) {
+			ok := false
+			if sp := v.special[id]; sp != "" {
+				ok = a.feedSpecial(sp)
+			} else {
+				ok = a.feedBytes(v.bytes[id])
+			}
+			if !ok {
+				t.Fatalf("prompt %d: the automaton rejects token %q of %q", i, v.bytes[id], next)
+			}
+		}
+		if !a.Done() {
+			t.Fatalf("prompt %d: %q does not complete the state", i, next)
+		}
+	}
+}
+
+func TestSampler(t *testing.T) {
+	logits := []float32{1, 5, 3, 5}
+	if id := NewSampler(0, 0, 1).Sample(logits, nil); id != 1 {
+		t.Errorf("greedy took %d, want 1", id)
+	}
+	if id := NewSampler(0, 0, 1).Sample(logits, []bool{true, false, true, false}); id != 2 {
+		t.Errorf("greedy masked took %d, want 2", id)
+	}
+	if id := NewSampler(1, 0.9, 1).Sample(logits, []bool{false, false, false, false}); id != -1 {
+		t.Errorf("nothing allowed gave %d", id)
+	}
+	a, b := NewSampler(1, 0.9, 42), NewSampler(1, 0.9, 42)
+	counts := map[int]int{}
+	for i := 0; i < 200; i++ {
+		x, y := a.Sample(logits, nil), b.Sample(logits, nil)
+		if x != y {
+			t.Fatal("same seed, different draws")
+		}
+		counts[x]++
+	}
+	if counts[0] != 0 || counts[1] == 0 || counts[3] == 0 {
+		t.Errorf("top-p 0.9 draws %v: want 1 and 3, never 0", counts)
+	}
+}

@@ -1,0 +1,208 @@
+package infer
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ndb-project/ndb/grammar"
+	"github.com/ndb-project/ndb/grammar/tokenizer"
+)
+
+// Vocab is a tokenizer's vocabulary prepared for constrained decoding: every token's
+// bytes, the special tokens' texts, and the ordinary tokens bucketed by first byte.
+type Vocab struct {
+	Tok     *tokenizer.Tokenizer
+	bytes   [][]byte
+	special []string // the text of special token ids, "" for ordinary ones
+	first   [256][]int
+	specIDs []int
+}
+
+// NewVocab prepares tok's vocabulary.
+func NewVocab(tok *tokenizer.Tokenizer) *Vocab {
+	v := &Vocab{Tok: tok}
+	n := tok.VocabSize()
+	v.bytes, v.special = make([][]byte, n), make([]string, n)
+	for id := 0; id < n; id++ {
+		b := tok.DecodeToken(id)
+		v.bytes[id] = b
+		switch {
+		case tok.IsSpecial(id):
+			v.special[id] = string(b)
+			v.specIDs = append(v.specIDs, id)
+		case len(b) > 0:
+			v.first[b[0]] = append(v.first[b[0]], id)
+		}
+	}
+	return v
+}
+
+// allowed fills mask (len VocabSize) with the tokens that a can take next and returns
+// how many there are.
+func (v *Vocab) allowed(a *automaton, mask []bool) int {
+	clear(mask)
+	count := 0
+	for _, id := range v.specIDs {
+		c := *a
+		if c.feedSpecial(v.special[id]) {
+			mask[id] = true
+			count++
+		}
+	}
+	for b := 0; b < 256; b++ {
+		if len(v.first[b]) == 0 {
+			continue
+		}
+		c := *a
+		if !c.feedByte(byte(b)) {
+			continue
+		}
+		for _, id := range v.first[b] {
+			d := c
+			if d.feedBytes(v.bytes[id][1:]) {
+				mask[id] = true
+				count++
+			}
+		}
+	}
+	return count
+}
+
+// Generated is one state the model wrote after an action.
+type Generated struct {
+	Text   string        // the state's text, up to and including <|frame_sep|>
+	Tokens []int         // the tokens sampled (when Forced, the tokens of Text re-encoded)
+	State  grammar.State // the decoded state (zero for an exit state)
+	Exit   grammar.Exit  // the exit state, when the model predicted the end
+	Forced bool          // the token budget ran out or no token fitted: the structure was closed by force
+}
+
+// Generator writes states with a model under the grammar and keeps track of the
+// tokens in the model's KV cache, so that a prompt sharing a prefix with the last one
+// costs only its new tokens. A Generator is not safe for concurrent use, and it owns
+// its model's cache.
+type Generator struct {
+	Model  *Model
+	Vocab  *Vocab
+	Limits Limits
+	// NoReuse turns prefix reuse off: every prompt is run from position 0 (for
+	// benchmarks and tests).
+	NoReuse bool
+
+	cached []int // the tokens whose keys and values are in the cache, in order
+	mask   []bool
+
+	// Forwarded counts the tokens run through the model (prompt and generated).
+	Forwarded int
+}
+
+// NewGenerator returns a generator for m with the tokenizer's vocabulary v.
+func NewGenerator(m *Model, v *Vocab) *Generator {
+	return &Generator{Model: m, Vocab: v}
+}
+
+// prefill brings the cache to prompt and returns the logits after its last token.
+func (g *Generator) prefill(prompt []int) ([]float32, error) {
+	if len(prompt) == 0 {
+		return nil, fmt.Errorf("infer: empty prompt")
+	}
+	if len(prompt) > g.Model.Config.MaxSeqLen {
+		return nil, fmt.Errorf("infer: a prompt of %d tokens exceeds the model's context of %d", len(prompt), g.Model.Config.MaxSeqLen)
+	}
+	k := 0
+	if !g.NoReuse {
+		for k < len(prompt) && k < len(g.cached) && k < g.Model.CacheLen() && prompt[k] == g.cached[k] {
+			k++
+		}
+	}
+	if k == len(prompt) {
+		k-- // the logits after the last token are needed: run it again
+	}
+	g.cached = g.cached[:k]
+	logits, err := g.Model.Forward(prompt[k:], k)
+	if err != nil {
+		g.cached = g.cached[:0]
+		return nil, err
+	}
+	g.Forwarded += len(prompt) - k
+	g.cached = append(g.cached, prompt[k:]...)
+	return logits, nil
+}
+
+// Generate writes the state that follows prompt (a trajectory's text up to and
+// including an action, as token ids) in context gctx and direction dir; prev is the
+// state the action started from. Tokens are drawn by s among those the grammar
+// allows, so the result always decodes with grammar.DecodeNext; when the budget runs
+// out the structure is closed by force and Generated.Forced says so. ctx is checked
+// between tokens.
+func (g *Generator) Generate(ctx context.Context, prompt []int, gctx grammar.Context, dir grammar.Direction, prev *grammar.State, s *Sampler) (Generated, error) {
+	lim := g.Limits.withDefaults()
+	if room := g.Model.Config.MaxSeqLen - len(prompt); room < lim.MaxTokens {
+		lim.MaxTokens = max(room, 0)
+	}
+	logits, err := g.prefill(prompt)
+	if err != nil {
+		return Generated{}, err
+	}
+	src := srcTrie(gctx)
+	a := newAutomaton(src, exitTrie, dir, prev, lim)
+	if len(g.mask) != len(g.Vocab.bytes) {
+		g.mask = make([]bool, len(g.Vocab.bytes))
+	}
+	var text []byte
+	var toks []int
+	forced := false
+	for !a.Done() {
+		if err := ctx.Err(); err != nil {
+			return Generated{}, err
+		}
+		if len(toks) >= lim.MaxTokens || len(logits) != len(g.mask) || g.Vocab.allowed(&a, g.mask) == 0 {
+			forced = true
+			break
+		}
+		id := s.Sample(logits, g.mask)
+		if sp := g.Vocab.special[id]; sp != "" {
+			a.feedSpecial(sp)
+		} else {
+			a.feedBytes(g.Vocab.bytes[id])
+		}
+		text = append(text, g.Vocab.bytes[id]...)
+		toks = append(toks, id)
+		if a.Done() {
+			break
+		}
+		if logits, err = g.Model.Forward([]int{id}, len(g.cached)); err != nil {
+			g.cached = g.cached[:0]
+			return Generated{}, err
+		}
+		g.Forwarded++
+		g.cached = append(g.cached, id)
+	}
+	if forced {
+		defSrc := ""
+		if prev != nil {
+			defSrc, _ = gctx.Src(prev.Loc)
+		}
+		text = a.finish(text, defSrc)
+		toks = g.Vocab.Tok.Encode(string(text))
+	}
+	out := Generated{Text: string(text), Tokens: toks, Forced: forced}
+	st, x, n, err := grammar.DecodeNext(gctx, prev, out.Text)
+	if err == nil && n != len(out.Text) {
+		err = fmt.Errorf("%d bytes after the state", len(out.Text)-n)
+	}
+	if err != nil {
+		return out, fmt.Errorf("infer: the generated state does not decode: %w (text %q)", err, out.Text)
+	}
+	out.State, out.Exit = st, x
+	return out, nil
+}
+
+// Cached returns the tokens held in the KV cache (a copy).
+func (g *Generator) Cached() []int { return append([]int(nil), g.cached...) }
+
+// Reset forgets the cached tokens.
+func (g *Generator) Reset() {
+	g.cached = g.cached[:0]
+	g.Model.ResetCache()
+}
