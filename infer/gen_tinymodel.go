@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"github.com/sugarme/gotch"
-	"github.com/sugarme/gotch/nn"
 	"github.com/sugarme/gotch/libtch"
+	"github.com/sugarme/gotch/nn"
 
 	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/grammar/tokenizer"
