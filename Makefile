@@ -13,7 +13,7 @@ TORCH_PKGS := ./infer/... ./train ./cmd/...
 
 -include mk/*.mk
 
-.PHONY: all build test demo vet fmt deps testsuite data train clean golden
+.PHONY: all build test demo vet fmt deps testsuite debugpy data train clean golden
 
 all: build
 
@@ -24,6 +24,13 @@ deps:
 # Debian's Python 3.11 test suite: real code for the repository-level traces.
 testsuite:
 	@scripts/install-testsuite.sh
+
+# Debian's debugpy, which the adapter's tests and benchmark compare ndb against.
+debugpy:
+	@/usr/bin/python3.11 -c 'import debugpy' 2>/dev/null || { \
+		SUDO=; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-debugpy >/dev/null; }
 
 build: deps libtorch
 	$(GO) build -o $(BIN) ./cmd/ndb
@@ -36,7 +43,7 @@ vet: libtorch
 # a time keeps a small machine from starving them.
 # The libtorch packages run without -race (cgo-heavy, and all model calls stay on one
 # goroutine by design).
-test: deps testsuite libtorch pytorch-ref vet
+test: deps testsuite debugpy libtorch pytorch-ref vet
 	$(GO) test -race -count=1 -p 1 $(PURE_PKGS)
 	$(GO) test -count=1 -p 1 $(TORCH_PKGS)
 
