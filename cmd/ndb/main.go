@@ -30,6 +30,7 @@ type command struct {
 var commands = map[string]command{
 	"dap":        {"serve the Debug Adapter Protocol (stdio, or TCP with --listen)", runDAP},
 	"trace":      {"record a program's raw execution events", runTrace},
+	"predict":    {"predict the state an action leads to, with the model (JSON)", runPredict},
 	"trajectory": {"print a debugger trajectory in the model's language", runTrajectory},
 	"data":       {"build the training corpus (ndb data gen)", runData},
 	"train":      {"train the model on a corpus", runTrain},

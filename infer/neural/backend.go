@@ -257,3 +257,15 @@ func (b *Backend) Close() error {
 
 // ErrNoModel says that no checkpoint was given and none is bundled.
 var ErrNoModel = errors.New("no default model bundled; pass --model DIR")
+
+// Peek predicts the outcome of action a without moving the session: repeated calls
+// draw repeated samples of the same step (different ones when sampling), each
+// cheap since the prompt's cache is reused.
+func (b *Backend) Peek(ctx context.Context, a grammar.Action) (session.Outcome, error) {
+	dir, start, steps, ended, depth, frame := b.dir, b.start, b.steps, b.ended, b.depth, b.frame
+	steps = steps[:len(steps):len(steps)] // an append in Do must not write into the saved history
+	b.steps = steps
+	o, err := b.Do(ctx, a)
+	b.dir, b.start, b.steps, b.ended, b.depth, b.frame = dir, start, steps, ended, depth, frame
+	return o, err
+}
