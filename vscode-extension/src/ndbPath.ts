@@ -1,0 +1,22 @@
+// Where the `ndb` binary is: kept free of the vscode module so that tests can load it.
+import * as fs from 'fs';
+import * as path from 'path';
+
+/**
+ * The binary to run for `ndb dap`: the `ndb.path` setting when set, else the binary
+ * shipped inside the extension (bin/ndb, bin/ndb.exe on Windows), else `ndb` on PATH.
+ */
+export function resolveNdbPath(
+  setting: string | undefined,
+  extensionPath: string,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  if (setting && setting.trim() !== '') {
+    return setting.trim();
+  }
+  const shipped = path.join(extensionPath, 'bin', platform === 'win32' ? 'ndb.exe' : 'ndb');
+  if (fs.existsSync(shipped)) {
+    return shipped;
+  }
+  return 'ndb';
+}
