@@ -1,0 +1,81 @@
+// The extension's manifest and the binary lookup: no VS Code needed.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { resolveNdbPath } from '../src/ndbPath';
+import { EXT_DIR } from './helpers';
+
+const pkg = JSON.parse(fs.readFileSync(path.join(EXT_DIR, 'package.json'), 'utf8'));
+const dbg = pkg.contributes.debuggers.find((d: { type: string }) => d.type === 'ndb');
+
+describe('package.json', function () {
+  it('contributes the ndb debugger for Python, with breakpoints', () => {
+    assert.ok(dbg, 'a debugger of type ndb');
+    assert.strictEqual(dbg.label, 'Python (neural debugger)');
+    assert.deepStrictEqual(dbg.languages, ['python']);
+    assert.ok(pkg.contributes.breakpoints.some((b: { language: string }) => b.language === 'python'));
+  });
+
+  it('documents every launch attribute with its type and default', () => {
+    const props = dbg.configurationAttributes.launch.properties;
+    for (const name of ['program', 'entry', 'mode', 'model', 'temperature', 'seed', 'stopOnEntry', 'maxSteps']) {
+      const p = props[name];
+      assert.ok(p, `attribute ${name}`);
+      assert.ok(p.type, `${name}: type`);
+      assert.ok('default' in p, `${name}: default`);
+      assert.ok(typeof p.description === 'string' && p.description.length > 10, `${name}: description`);
+    }
+    assert.deepStrictEqual(props.mode.enum, ['recorded', 'neural', 'compare']);
+    assert.strictEqual(props.mode.default, 'recorded');
+    assert.strictEqual(props.maxSteps.default, 10000);
+    assert.deepStrictEqual(dbg.configurationAttributes.launch.required, ['program']);
+  });
+
+  it('has an initial configuration and a snippet for each mode', () => {
+    for (const mode of ['recorded', 'neural', 'compare']) {
+      assert.ok(dbg.initialConfigurations.some((c: { mode: string }) => c.mode === mode), `initial: ${mode}`);
+      assert.ok(dbg.configurationSnippets.some((s: { body: { mode: string } }) => s.body.mode === mode), `snippet: ${mode}`);
+    }
+  });
+
+  it('puts the reverse-step commands in the debug toolbar and the palette', () => {
+    const titles = Object.fromEntries(pkg.contributes.commands.map((c: { command: string; title: string }) => [c.command, c.title]));
+    assert.deepStrictEqual(titles, {
+      'ndb.stepBackInto': 'Step Back Into',
+      'ndb.stepBackOver': 'Step Back Over',
+      'ndb.reverseToCall': 'Reverse to Call (predict inputs)',
+    });
+    for (const menu of ['debug/toolbar', 'commandPalette']) {
+      const ids = pkg.contributes.menus[menu].map((m: { command: string }) => m.command).sort();
+      assert.deepStrictEqual(ids, Object.keys(titles).sort(), menu);
+    }
+  });
+
+  it('activates on debugging and has the ndb.path setting', () => {
+    assert.ok(pkg.activationEvents.includes('onDebugResolve:ndb'));
+    assert.strictEqual(pkg.contributes.configuration.properties['ndb.path'].type, 'string');
+  });
+});
+
+describe('resolveNdbPath', function () {
+  let dir: string;
+  before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ndb-ext-')); });
+  after(() => { fs.rmSync(dir, { recursive: true, force: true }); });
+
+  it('prefers the ndb.path setting', () => {
+    assert.strictEqual(resolveNdbPath(' /opt/ndb/bin/ndb ', dir), '/opt/ndb/bin/ndb');
+  });
+
+  it('falls back to ndb on PATH when nothing is shipped', () => {
+    assert.strictEqual(resolveNdbPath('', dir), 'ndb');
+    assert.strictEqual(resolveNdbPath(undefined, dir), 'ndb');
+  });
+
+  it('uses the binary shipped in the extension (bin/ndb, bin/ndb.exe on Windows)', () => {
+    fs.mkdirSync(path.join(dir, 'bin'));
+    fs.writeFileSync(path.join(dir, 'bin', 'ndb'), '');
+    assert.strictEqual(resolveNdbPath('', dir, 'linux'), path.join(dir, 'bin', 'ndb'));
+    assert.strictEqual(resolveNdbPath('', dir, 'win32'), 'ndb');
+  });
+});
