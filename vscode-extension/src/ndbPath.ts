@@ -16,7 +16,21 @@ export function resolveNdbPath(
   }
   const shipped = path.join(extensionPath, 'bin', platform === 'win32' ? 'ndb.exe' : 'ndb');
   if (fs.existsSync(shipped)) {
+    if (platform !== 'win32') ensureExecutable(shipped);
     return shipped;
   }
   return 'ndb';
+}
+
+/** A .vsix may drop the executable bit of a shipped binary: put it back when it can. */
+function ensureExecutable(file: string): void {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+  } catch {
+    try {
+      fs.chmodSync(file, 0o755);
+    } catch {
+      // left as is: starting the adapter then fails with a clear spawn error
+    }
+  }
 }

@@ -77,5 +77,6 @@ describe('resolveNdbPath', function () {
     fs.writeFileSync(path.join(dir, 'bin', 'ndb'), '');
     assert.strictEqual(resolveNdbPath('', dir, 'linux'), path.join(dir, 'bin', 'ndb'));
     assert.strictEqual(resolveNdbPath('', dir, 'win32'), 'ndb');
+    assert.ok(fs.statSync(path.join(dir, 'bin', 'ndb')).mode & 0o100, 'made executable');
   });
 });
