@@ -11,6 +11,8 @@ PURE_PKGS  := ./grammar/... ./trace/... ./session/... ./adapter/... \
               ./train/corpus/... ./train/corpusstats/... ./train/synth/... ./train/decontam/... ./train/progress/...
 TORCH_PKGS := ./infer/... ./train ./cmd/...
 
+.DEFAULT_GOAL := all
+
 -include mk/*.mk
 
 .PHONY: all build test demo vet fmt deps testsuite debugpy data train clean golden
@@ -46,6 +48,7 @@ vet: libtorch
 test: deps testsuite debugpy libtorch pytorch-ref vet
 	$(GO) test -race -count=1 -p 1 $(PURE_PKGS)
 	$(GO) test -count=1 -p 1 $(TORCH_PKGS)
+	$(MAKE) build vscode-test
 
 # The main job: until the model and the debug server exist, it prints real debugger
 # trajectories of a testdata program.
