@@ -1,0 +1,306 @@
+// Package comparereport renders a compare run (the neural backend and the recorded
+// backend stepped in lockstep on the same actions, session.Compare) for people: a
+// side-by-side table in the terminal (text.go) and a self-contained HTML page
+// (html.go), each with a summary of how often the prediction matched the real run.
+//
+// It is pure Go: the report is built from session outcomes, never from the model.
+package comparereport
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ndb-project/ndb/grammar"
+	"github.com/ndb-project/ndb/session"
+)
+
+// Report is one compare run.
+type Report struct {
+	Program string          // the program's path, as given
+	Entry   string          // the entry call; "" for a whole script
+	Model   string          // the checkpoint folder (shown only)
+	Actions string          // how the actions were chosen, e.g. "seed 3" (shown only)
+	Context grammar.Context // the program source, for lines' text and the listing
+	Steps   []Step          // Steps[0] is the entry states; one step per action after it
+}
+
+// Step is the entry (Action nil) or one action and the two outcomes it led to.
+type Step struct {
+	Action    *grammar.Action
+	Predicted session.Outcome
+	Recorded  session.Outcome
+	// Diffs are session.Diff(Predicted, Recorded).
+	Diffs []session.Difference
+	// RecordedErr says why the action did not move the recorded side (it stayed where
+	// it was), when it did not.
+	RecordedErr string
+	// Err says why the predicted side could not take the action: the walk stopped
+	// here and the outcomes are unset.
+	Err string
+}
+
+// NewStep builds a step, computing its differences.
+func NewStep(a *grammar.Action, predicted, recorded session.Outcome, recordedErr error) Step {
+	s := Step{Action: a, Predicted: predicted, Recorded: recorded, Diffs: session.Diff(predicted, recorded)}
+	if recordedErr != nil {
+		s.RecordedErr = recordedErr.Error()
+	}
+	return s
+}
+
+// Failed reports whether the predicted side could not take the step's action.
+func (s Step) Failed() bool { return s.Err != "" }
+
+// Exact reports whether both sides agree entirely.
+func (s Step) Exact() bool { return !s.Failed() && len(s.Diffs) == 0 && s.RecordedErr == "" }
+
+// Title is "entry" or the action's spec.
+func (s Step) Title() string {
+	if s.Action == nil {
+		return "entry"
+	}
+	return s.Action.Spec()
+}
+
+// Row is one line of a step's side-by-side table.
+type Row struct {
+	Label     string // "event", "line", "value", "exit", or a variable's name
+	Variable  bool   // Label is a variable name
+	Predicted string // "" when the side has no such thing (see Absent)
+	Recorded  string
+	Differs   bool
+}
+
+// Absent is shown for a side that lacks a row (a variable only one side has, a
+// value on a state without one).
+const Absent = "—"
+
+// Rows lays a step out for display: exit (when either side ended), event, line with
+// its source text, every local variable (predicted order first, then those only the
+// recorded side has) and the value. A row differs when Diff reported that component.
+func (s Step) Rows(ctx grammar.Context) []Row {
+	if s.Failed() {
+		return nil
+	}
+	p, r := s.Predicted, s.Recorded
+	diff := map[session.DiffKind]bool{}
+	vars := map[string]bool{}
+	for _, d := range s.Diffs {
+		diff[d.Kind] = true
+		if d.Kind == session.DiffVariable {
+			vars[d.Name] = true
+		}
+	}
+	// When one side ended, everything the other side still shows is a difference.
+	exitDiff := diff[session.DiffExit]
+	var rows []Row
+	if p.Ended() || r.Ended() {
+		rows = append(rows, Row{Label: "exit", Predicted: exitText(p), Recorded: exitText(r), Differs: exitDiff})
+	}
+	ps, rs := stateOf(p), stateOf(r)
+	if ps == nil && rs == nil {
+		return rows
+	}
+	rows = append(rows, Row{Label: "event", Predicted: eventText(ps), Recorded: eventText(rs), Differs: exitDiff || diff[session.DiffEvent]})
+	rows = append(rows, Row{Label: "line", Predicted: lineText(ctx, ps), Recorded: lineText(ctx, rs), Differs: exitDiff || diff[session.DiffLine]})
+	pl, rl := localsOf(ps), localsOf(rs)
+	seen := map[string]bool{}
+	addVar := func(name string) {
+		if seen[name] {
+			return
+		}
+		seen[name] = true
+		pv, pok := pl.Get(name)
+		rv, rok := rl.Get(name)
+		differs := exitDiff || vars[name]
+		// Diff compares locals only when both states have them; a side that has none
+		// (a return against a line) is already an event difference.
+		if ps != nil && rs != nil && ps.Event.HasLocals() != rs.Event.HasLocals() {
+			differs = true
+		}
+		if !pok {
+			pv = ""
+		}
+		if !rok {
+			rv = ""
+		}
+		rows = append(rows, Row{Label: name, Variable: true, Predicted: pv, Recorded: rv, Differs: differs})
+	}
+	for _, v := range pl {
+		addVar(v.Name)
+	}
+	for _, v := range rl {
+		addVar(v.Name)
+	}
+	if hasValue(ps) || hasValue(rs) {
+		differs := exitDiff || diff[session.DiffValue] || hasValue(ps) != hasValue(rs)
+		rows = append(rows, Row{Label: "value", Predicted: valueText(ps), Recorded: valueText(rs), Differs: differs})
+	}
+	return rows
+}
+
+func stateOf(o session.Outcome) *grammar.State {
+	if o.Ended() {
+		return nil
+	}
+	return &o.State
+}
+
+func localsOf(s *grammar.State) grammar.Locals {
+	if s == nil || !s.Event.HasLocals() {
+		return nil
+	}
+	return s.Locals
+}
+
+func hasValue(s *grammar.State) bool { return s != nil && s.Event.HasValue() }
+
+func exitText(o session.Outcome) string {
+	if o.Ended() {
+		return string(o.Exit)
+	}
+	return "(running)"
+}
+
+func eventText(s *grammar.State) string {
+	if s == nil {
+		return ""
+	}
+	return s.Event.String()
+}
+
+func valueText(s *grammar.State) string {
+	if !hasValue(s) {
+		return ""
+	}
+	return s.Value
+}
+
+// lineText is "N  source text" (the location as Loc.String writes it, and the line's
+// text without its indentation).
+func lineText(ctx grammar.Context, s *grammar.State) string {
+	if s == nil {
+		return ""
+	}
+	src, ok := SourceText(ctx, s.Loc)
+	if !ok {
+		return s.Loc.String()
+	}
+	return strings.TrimRight(fmt.Sprintf("%s  %s", s.Loc, strings.TrimSpace(src)), " ")
+}
+
+// SourceText is the program text of a line, indentation kept (the context writes a
+// line as `%3d| text`; this is the text).
+func SourceText(ctx grammar.Context, loc grammar.Loc) (string, bool) {
+	src, ok := ctx.Src(loc)
+	if !ok {
+		return "", false
+	}
+	if i := strings.IndexByte(src, '|'); i >= 0 {
+		src = strings.TrimPrefix(src[i+1:], " ")
+	}
+	return src, true
+}
+
+// Count is how many of Total compared items matched.
+type Count struct{ Match, Total int }
+
+// String is "M/T", or "–" when nothing was compared.
+func (c Count) String() string {
+	if c.Total == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%d/%d", c.Match, c.Total)
+}
+
+// Percent is 100·Match/Total (0 when nothing was compared).
+func (c Count) Percent() float64 {
+	if c.Total == 0 {
+		return 0
+	}
+	return 100 * float64(c.Match) / float64(c.Total)
+}
+
+func (c *Count) add(match bool) {
+	c.Total++
+	if match {
+		c.Match++
+	}
+}
+
+// Summary counts the matches over the actions (the entry is reported apart).
+type Summary struct {
+	Steps int // actions both sides answered
+	Exact Count
+	Entry bool // the entry states agree
+	// Per component: Event and Line over steps where both sides are states; Locals
+	// over steps where both have locals (a match when every variable agrees) and
+	// Variables over their variables (the union of both sides' names); Value over
+	// steps where both have a value; Exit over steps where either side ended.
+	Event, Line, Locals, Variables, Value, Exit Count
+	// Stopped says why the walk ended before the last action ("" when it did not).
+	Stopped string
+}
+
+// Summarize counts a report's matches.
+func (r Report) Summarize() Summary {
+	var sum Summary
+	for i, s := range r.Steps {
+		if s.Action == nil && i == 0 {
+			sum.Entry = s.Exact()
+			continue
+		}
+		if s.Failed() {
+			sum.Stopped = fmt.Sprintf("step %d (%s): %s", i, s.Title(), s.Err)
+			break
+		}
+		sum.Steps++
+		sum.Exact.add(s.Exact())
+		kinds := map[session.DiffKind]int{}
+		bad := map[string]bool{}
+		for _, d := range s.Diffs {
+			kinds[d.Kind]++
+			if d.Kind == session.DiffVariable {
+				bad[d.Name] = true
+			}
+		}
+		p, q := s.Predicted, s.Recorded
+		if p.Ended() || q.Ended() {
+			sum.Exit.add(kinds[session.DiffExit] == 0)
+			continue
+		}
+		sum.Event.add(kinds[session.DiffEvent] == 0)
+		sum.Line.add(kinds[session.DiffLine] == 0)
+		if p.State.Event.HasLocals() && q.State.Event.HasLocals() {
+			sum.Locals.add(kinds[session.DiffVariable] == 0)
+			names := map[string]bool{}
+			for _, v := range p.State.Locals {
+				names[v.Name] = true
+			}
+			for _, v := range q.State.Locals {
+				names[v.Name] = true
+			}
+			for n := range names {
+				sum.Variables.add(!bad[n])
+			}
+		}
+		if p.State.Event.HasValue() && q.State.Event.HasValue() {
+			sum.Value.add(kinds[session.DiffValue] == 0)
+		}
+	}
+	return sum
+}
+
+// Component is one summary count with its name.
+type Component struct {
+	Name  string
+	Count Count
+}
+
+// Components lists the summary's per-component counts in display order.
+func (s Summary) Components() []Component {
+	return []Component{
+		{"event", s.Event}, {"line", s.Line}, {"locals", s.Locals},
+		{"variables", s.Variables}, {"value", s.Value}, {"exit", s.Exit},
+	}
+}
