@@ -32,6 +32,7 @@ var commands = map[string]command{
 	"trace":      {"record a program's raw execution events", runTrace},
 	"predict":    {"predict the state an action leads to, with the model (JSON)", runPredict},
 	"trajectory": {"print a debugger trajectory in the model's language", runTrajectory},
+	"compare":    {"the predicted and recorded sessions side by side (terminal, --html)", runCompare},
 	"data":       {"build the training corpus (ndb data gen)", runData},
 	"train":      {"train the model on a corpus", runTrain},
 }

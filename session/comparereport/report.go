@@ -66,7 +66,7 @@ func (s Step) Title() string {
 type Row struct {
 	Label     string // "event", "line", "value", "exit", or a variable's name
 	Variable  bool   // Label is a variable name
-	Predicted string // "" when the side has no such thing (see Absent)
+	Predicted string // "" when the side has no such thing (shown as Absent), Empty for an empty repr
 	Recorded  string
 	Differs   bool
 }
@@ -118,12 +118,7 @@ func (s Step) Rows(ctx grammar.Context) []Row {
 		if ps != nil && rs != nil && ps.Event.HasLocals() != rs.Event.HasLocals() {
 			differs = true
 		}
-		if !pok {
-			pv = ""
-		}
-		if !rok {
-			rv = ""
-		}
+		pv, rv = present(pv, pok), present(rv, rok)
 		rows = append(rows, Row{Label: name, Variable: true, Predicted: pv, Recorded: rv, Differs: differs})
 	}
 	for _, v := range pl {
@@ -173,7 +168,21 @@ func valueText(s *grammar.State) string {
 	if !hasValue(s) {
 		return ""
 	}
-	return s.Value
+	return present(s.Value, true)
+}
+
+// Empty is shown for a repr or value that is there but empty (a prediction cut
+// short), so that it is not taken for an absent one.
+const Empty = "(empty)"
+
+func present(s string, ok bool) string {
+	switch {
+	case !ok:
+		return ""
+	case s == "":
+		return Empty
+	}
+	return s
 }
 
 // lineText is "N  source text" (the location as Loc.String writes it, and the line's
