@@ -4,6 +4,12 @@
 //	ndb trajectory FILE [--entry EXPR] [--inverse] (--actions a,b,... | --seed N)
 //	                                               a serialized debugger trajectory
 //	ndb data gen --out DIR [--programs N] [--seed S]  the training corpus
+//	ndb data stats --corpus DIR                   its statistics and plots
+//	ndb train --corpus DIR --out DIR [--resume]   train the model
+//	ndb predict FILE --entry EXPR --action ACTION predict the next state (JSON)
+//	ndb compare FILE [--entry EXPR] (--actions ... | --seed N) [--html OUT]
+//	                                               predicted and recorded side by side
+//	ndb dap [--listen ADDR]                       the Debug Adapter Protocol server
 //
 // Logs go to stderr through zerolog; stdout carries only the command's result.
 package main
