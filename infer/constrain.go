@@ -14,8 +14,9 @@ import (
 //
 // Special tokens are atomic symbols (feedSpecial); every other token is a run of
 // bytes (feedByte). The automaton is a small value: checking whether a token fits is
-// feeding it to a copy. Slices inside it (key, names) are only ever appended to, so a
-// copy that appends never changes what the original sees.
+// feeding it to a copy. Slices inside it (keys, names) are only ever appended to, so a
+// copy that appends never changes what the original sees, and with spare capacity
+// (reserve) it does not allocate.
 
 // Limits bound a generated state so that generation always terminates.
 type Limits struct {
@@ -86,10 +87,11 @@ type automaton struct {
 	n        int // bytes consumed (special tokens count their text)
 
 	s          jstr
-	key        []byte
-	names      []string
-	entryStart int // offset where the current locals entry began (its ", " or '"')
-	mi         int // bytes of markerRest matched
+	keys       []byte     // the bytes of every key so far, the current one last
+	keyStart   int        // where the current key begins in keys
+	names      [][2]int32 // the finished keys: spans of keys
+	entryStart int        // offset where the current locals entry began (its ", " or '"')
+	mi         int        // bytes of markerRest matched
 
 	src  *trie // the context's SRC strings
 	exit *trie // the exit words
@@ -204,18 +206,18 @@ func (a *automaton) byteOK(c byte) bool {
 		if a.phase == phObjFirst {
 			a.entryStart = a.n
 		}
-		a.phase, a.s, a.key = phKey, jstr{}, a.key[:0:0]
+		a.phase, a.s, a.keyStart = phKey, jstr{}, len(a.keys)
 	case phKey:
 		closed, ok := a.strByte(c, a.lim.MaxKey)
 		if !ok {
 			return false
 		}
 		if !closed {
-			a.key = append(a.key, c)
+			a.keys = append(a.keys, c)
 			return true
 		}
-		k := string(a.key)
-		if k == grammar.DiffMarkerKey {
+		key := a.keys[a.keyStart:]
+		if string(key) == grammar.DiffMarkerKey { // comparing string(bytes) does not allocate
 			if !a.markerOK || a.ev != grammar.EventLine {
 				return false
 			}
@@ -223,11 +225,11 @@ func (a *automaton) byteOK(c byte) bool {
 			return true
 		}
 		for _, n := range a.names {
-			if n == k {
+			if string(a.keys[n[0]:n[1]]) == string(key) {
 				return false
 			}
 		}
-		a.names = append(a.names, k)
+		a.names = append(a.names, [2]int32{int32(a.keyStart), int32(len(a.keys))})
 		a.phase = phColon
 	case phColon:
 		if c != ':' {

@@ -16,6 +16,7 @@ type Vocab struct {
 	special []string // the text of special token ids, "" for ordinary ones
 	first   [256][]int
 	specIDs []int
+	maskTables
 }
 
 // NewVocab prepares tok's vocabulary.
@@ -34,12 +35,15 @@ func NewVocab(tok *tokenizer.Tokenizer) *Vocab {
 			v.first[b[0]] = append(v.first[b[0]], id)
 		}
 	}
+	v.buildMaskTables()
 	return v
 }
 
-// allowed fills mask (len VocabSize) with the tokens that a can take next and returns
-// how many there are.
-func (v *Vocab) allowed(a *automaton, mask []bool) int {
+// allowedRef fills mask (len VocabSize) with the tokens that a can take next and
+// returns how many there are, by feeding every token to a copy of a (first bytes
+// shared). It is the reference that allowed (constrain_mask.go) must agree with, and
+// the path Generator.reference takes.
+func (v *Vocab) allowedRef(a *automaton, mask []bool) int {
 	clear(mask)
 	count := 0
 	for _, id := range v.specIDs {
@@ -88,12 +92,25 @@ type Generator struct {
 	// NoReuse turns prefix reuse off: every prompt is run from position 0 (for
 	// benchmarks and tests).
 	NoReuse bool
+	// TokenByToken turns off writing a SRC line (or exit word) in one go once only
+	// one line of the context fits what was written: every token of it is then the
+	// sampler's choice. The text is the same either way; the tokens, and so the
+	// logits after them, can differ.
+	TokenByToken bool
 
 	cached []int // the tokens whose keys and values are in the cache, in order
 	mask   []bool
+	top    []int // scratch of greedyPick
+	batch  []int // the tokens of the next Forward
+	one    [1]int
+
+	// reference decodes the way the first version did (the full mask by allowedRef at
+	// every token, one token per Forward), for tests and benchmarks.
+	reference bool
 
 	// Forwarded counts the tokens run through the model (prompt and generated).
 	Forwarded int
+	calls     int // Forward calls
 }
 
 // NewGenerator returns a generator for m with the tokenizer's vocabulary v.
@@ -125,6 +142,7 @@ func (g *Generator) prefill(prompt []int) ([]float32, error) {
 		return nil, err
 	}
 	g.Forwarded += len(prompt) - k
+	g.calls++
 	g.cached = append(g.cached, prompt[k:]...)
 	return logits, nil
 }
@@ -151,32 +169,80 @@ func (g *Generator) Generate(ctx context.Context, prompt []int, gctx grammar.Con
 	}
 	var text []byte
 	var toks []int
+	strStart := 0 // where the SRC line or exit word began in toks
 	forced := false
+	// push feeds token id and adds it to the text, the tokens and the next Forward.
+	push := func(id int) {
+		was := a.phase
+		g.Vocab.feed(&a, id)
+		if !g.reference {
+			a.reserve(g.Vocab.tokenMax + 1)
+		}
+		if (a.phase == phSrc || a.phase == phExit) && a.phase != was {
+			strStart = len(toks) + 1
+		}
+		text = append(text, g.Vocab.bytes[id]...)
+		toks = append(toks, id)
+		g.batch = append(g.batch, id)
+	}
 	for !a.Done() {
 		if err := ctx.Err(); err != nil {
 			return Generated{}, err
 		}
-		if len(toks) >= lim.MaxTokens || len(logits) != len(g.mask) || g.Vocab.allowed(&a, g.mask) == 0 {
+		if len(toks) >= lim.MaxTokens || len(logits) != len(g.mask) {
 			forced = true
 			break
 		}
-		id := s.Sample(logits, g.mask)
-		if sp := g.Vocab.special[id]; sp != "" {
-			a.feedSpecial(sp)
-		} else {
-			a.feedBytes(g.Vocab.bytes[id])
+		id := -1
+		switch {
+		case g.reference:
+			if g.Vocab.allowedRef(&a, g.mask) > 0 {
+				id = s.Sample(logits, g.mask)
+			}
+		default:
+			if s.Greedy() {
+				id = g.Vocab.greedyPick(&a, logits, &g.top)
+			}
+			if id < 0 && g.Vocab.allowed(&a, g.mask) > 0 {
+				id = s.Sample(logits, g.mask)
+			}
 		}
-		text = append(text, g.Vocab.bytes[id]...)
-		toks = append(toks, id)
+		if id < 0 {
+			forced = true
+			break
+		}
+		g.batch = g.batch[:0]
+		push(id)
+		// Tokens the grammar forces need no logits (nor does the determined rest of a
+		// SRC line): they go through the model with this one, in one Forward.
+		for !g.reference && !a.Done() && len(toks) < lim.MaxTokens {
+			var more []int
+			if f, ok := g.Vocab.forcedToken(&a); ok {
+				more = append(g.one[:0], f)
+			} else if !g.TokenByToken {
+				more = g.Vocab.determinedTokens(&a, toks[strStart:])
+			}
+			if len(more) == 0 || len(toks)+len(more) > lim.MaxTokens {
+				break
+			}
+			for _, f := range more {
+				push(f)
+			}
+		}
 		if a.Done() {
 			break
 		}
-		if logits, err = g.Model.Forward([]int{id}, len(g.cached)); err != nil {
+		if len(toks) >= lim.MaxTokens && !g.reference {
+			forced = true // the budget is spent: the logits would not be used
+			break
+		}
+		if logits, err = g.Model.Forward(g.batch, len(g.cached)); err != nil {
 			g.cached = g.cached[:0]
 			return Generated{}, err
 		}
-		g.Forwarded++
-		g.cached = append(g.cached, id)
+		g.Forwarded += len(g.batch)
+		g.calls++
+		g.cached = append(g.cached, g.batch...)
 	}
 	if forced {
 		defSrc := ""

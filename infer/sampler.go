@@ -97,3 +97,33 @@ func (s *Sampler) Sample(logits []float32, allowed []bool) int {
 	}
 	return s.idx[len(s.idx)-1]
 }
+
+// topLogits appends to dst the ids of the k highest logits that are not NaN, in the
+// order greedy sampling prefers them: by value, highest first, then by id, lowest
+// first. One pass over logits.
+func topLogits(logits []float32, k int, dst []int) []int {
+	n0 := len(dst)
+	if k <= 0 {
+		return dst
+	}
+	for i, v := range logits {
+		if v != v { // NaN
+			continue
+		}
+		n := len(dst) - n0
+		if n == k {
+			if !(v > logits[dst[len(dst)-1]]) {
+				continue
+			}
+			dst = dst[:len(dst)-1]
+		}
+		dst = append(dst, i)
+		j := len(dst) - 1
+		for j > n0 && v > logits[dst[j-1]] {
+			dst[j] = dst[j-1]
+			j--
+		}
+		dst[j] = i
+	}
+	return dst
+}
