@@ -93,6 +93,11 @@ type automaton struct {
 	entryStart int        // offset where the current locals entry began (its ", " or '"')
 	mi         int        // bytes of markerRest matched
 
+	// after is the action that leads to this state; it narrows the first token:
+	// continue leads only to an exit state, inv_step_call only to a call state,
+	// step_return only to a return, an exception or the exit. Zero allows all.
+	after grammar.ActionKind
+
 	src  *trie // the context's SRC strings
 	exit *trie // the exit words
 	node int32 // position in src or exit
@@ -111,6 +116,33 @@ func newAutomaton(src, exit *trie, dir grammar.Direction, prev *grammar.State, l
 	}
 }
 
+// eventAllowed reports whether tok may open the state after the action a.after.
+func (a *automaton) eventAllowed(tok string) bool {
+	switch a.after {
+	case grammar.Continue:
+		return tok == grammar.TokenExitSep
+	case grammar.InvStepCall:
+		return tok == grammar.TokenCallSep
+	case grammar.StepReturn:
+		return tok == grammar.TokenReturnSep || tok == grammar.TokenExceptionSep || tok == grammar.TokenExitSep
+	}
+	return true
+}
+
+// firstToken is what a forced close opens the state with: the line separator, or
+// what the action allows when that is not it.
+func (a *automaton) firstToken() string {
+	switch a.after {
+	case grammar.Continue:
+		return grammar.TokenExitSep
+	case grammar.InvStepCall:
+		return grammar.TokenCallSep
+	case grammar.StepReturn:
+		return grammar.TokenReturnSep
+	}
+	return grammar.TokenLineSep
+}
+
 // Done reports whether the state is complete (its <|frame_sep|> was fed).
 func (a *automaton) Done() bool { return a.phase == phDone }
 
@@ -118,6 +150,9 @@ func (a *automaton) Done() bool { return a.phase == phDone }
 func (a *automaton) feedSpecial(tok string) bool {
 	switch a.phase {
 	case phEvent:
+		if !a.eventAllowed(tok) {
+			return false
+		}
 		if tok == grammar.TokenExitSep {
 			if a.inverse {
 				return false

@@ -112,7 +112,7 @@ func (a *automaton) finish(text []byte, defSrc string) []byte {
 		special := false
 		switch a.phase {
 		case phEvent:
-			piece, special = grammar.TokenLineSep, true
+			piece, special = a.firstToken(), true
 		case phObjOpen:
 			piece = "{"
 		case phObjFirst, phAfterVal:

@@ -154,6 +154,14 @@ func (g *Generator) prefill(prompt []int) ([]float32, error) {
 // out the structure is closed by force and Generated.Forced says so. ctx is checked
 // between tokens.
 func (g *Generator) Generate(ctx context.Context, prompt []int, gctx grammar.Context, dir grammar.Direction, prev *grammar.State, s *Sampler) (Generated, error) {
+	return g.GenerateAfter(ctx, prompt, gctx, dir, prev, 0, s)
+}
+
+// GenerateAfter is Generate knowing the action the prompt ends with, so that the
+// grammar allows only what that action can lead to (an exit state after continue, the
+// function's inputs after inv_step_call, a return, an exception or the exit after
+// step_return).
+func (g *Generator) GenerateAfter(ctx context.Context, prompt []int, gctx grammar.Context, dir grammar.Direction, prev *grammar.State, after grammar.ActionKind, s *Sampler) (Generated, error) {
 	lim := g.Limits.withDefaults()
 	if room := g.Model.Config.MaxSeqLen - len(prompt); room < lim.MaxTokens {
 		lim.MaxTokens = max(room, 0)
@@ -164,6 +172,7 @@ func (g *Generator) Generate(ctx context.Context, prompt []int, gctx grammar.Con
 	}
 	src := srcTrie(gctx)
 	a := newAutomaton(src, exitTrie, dir, prev, lim)
+	a.after = after
 	if len(g.mask) != len(g.Vocab.bytes) {
 		g.mask = make([]bool, len(g.Vocab.bytes))
 	}

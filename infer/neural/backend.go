@@ -164,7 +164,7 @@ func (b *Backend) Do(ctx context.Context, a grammar.Action) (session.Outcome, er
 		ids = b.tok.Encode(text)
 	}
 	prev := *b.current()
-	gen, err := b.gen.Generate(ctx, ids, b.ctx, b.dir, &prev, b.sampler)
+	gen, err := b.gen.GenerateAfter(ctx, ids, b.ctx, b.dir, &prev, a.Kind, b.sampler)
 	if err != nil {
 		b.dir, b.start, b.steps = saveDir, saveStart, saveSteps
 		return session.Outcome{}, err
