@@ -50,8 +50,8 @@ test: deps testsuite debugpy libtorch pytorch-ref vet
 	$(GO) test -count=1 -p 1 $(TORCH_PKGS)
 	$(MAKE) build vscode-test
 
-# The main job: until the model and the debug server exist, it prints real debugger
-# trajectories of a testdata program.
+# The main job: real debugger trajectories of a testdata program, then the bundled
+# model's predictions of the same session side by side with the recorded one.
 demo: build
 	@echo '== count("berry", "r"): step_into, step_over x3, breakpoint on line 6, continue'
 	$(BIN) trajectory testdata/programs/count.py --entry 'count("berry", "r")' \
@@ -60,6 +60,10 @@ demo: build
 	@echo '== the same call, backwards from its return: inv_step_into x2, inv_step_call'
 	$(BIN) trajectory testdata/programs/count.py --entry 'count("berry", "r")' --inverse \
 		--actions inv_step_into,inv_step_into,inv_step_call
+	@echo
+	@echo '== the bundled model predicts the same session, beside the recorded one (models/default: an early checkpoint)'
+	$(BIN) compare testdata/programs/count.py --entry 'count("berry", "r")' \
+		--actions step_into,step_over,step_return
 
 # The default corpus: function-level programs and the standard library's tests,
 # tokenized (build/corpus).
