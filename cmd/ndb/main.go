@@ -9,6 +9,7 @@
 //	ndb predict FILE --entry EXPR --action ACTION predict the next state (JSON)
 //	ndb compare FILE [--entry EXPR] (--actions ... | --seed N) [--html OUT]
 //	                                               predicted and recorded side by side
+//	ndb eval nextstate|cruxeval FILE|horizon FILE  the paper's evaluations of a checkpoint
 //	ndb dap [--listen ADDR]                       the Debug Adapter Protocol server
 //
 // Logs go to stderr through zerolog; stdout carries only the command's result.
@@ -41,6 +42,7 @@ var commands = map[string]command{
 	"compare":    {"the predicted and recorded sessions side by side (terminal, --html)", runCompare},
 	"data":       {"build the training corpus (ndb data gen)", runData},
 	"train":      {"train the model on a corpus", runTrain},
+	"eval":       {"the paper's evaluations on a checkpoint (nextstate, cruxeval, horizon)", runEval},
 }
 
 func main() {

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ndb-project/ndb/grammar/tokenizer"
+	"github.com/ndb-project/ndb/infer"
+	"github.com/ndb-project/ndb/infer/neural"
+	"github.com/ndb-project/ndb/models"
+	"github.com/ndb-project/ndb/train/eval"
+	"github.com/ndb-project/ndb/train/progress"
+)
+
+const evalUsage = "usage: ndb eval nextstate [--corpus DIR] | cruxeval FILE.jsonl | horizon FILE.jsonl  [--limit N] [--model DIR] [--out DIR]"
+
+// runEval implements `ndb eval nextstate|cruxeval|horizon`: the paper's evaluations
+// on a checkpoint (the bundled model, or --model DIR). Each prints its tables on
+// stdout, writes results.md and PNG plots into --out, and shows progress on stderr.
+func runEval(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		return badInput(evalUsage)
+	}
+	switch args[0] {
+	case "nextstate":
+		return runEvalNextState(ctx, args[1:])
+	case "cruxeval":
+		return runEvalCruxEval(ctx, args[1:])
+	case "horizon":
+		return runEvalHorizon(ctx, args[1:])
+	}
+	return badInput("ndb eval: unknown evaluation %q; %s", args[0], evalUsage)
+}
+
+// evalFlags are the flags every evaluation takes.
+type evalFlags struct {
+	model, device, out *string
+	limit, maxTokens   *int
+	seed               *uint64
+}
+
+func addEvalFlags(fs *flag.FlagSet, name string, limit int) evalFlags {
+	return evalFlags{
+		model:     fs.String("model", "", "checkpoint `DIR` (default: the model bundled with ndb)"),
+		device:    fs.String("device", "cpu", "cpu, cuda, cuda:N or auto"),
+		out:       fs.String("out", filepath.Join("build", "results", name), "output `DIR` for results.md and the PNG plots"),
+		limit:     fs.Int("limit", limit, "the most prompts per group (0: all)"),
+		maxTokens: fs.Int("max-tokens", 512, "tokens per predicted state before it is closed by force (counted as undecoded)"),
+		seed:      fs.Uint64("seed", 1, "seed of the draw of prompts (and of sampling)"),
+	}
+}
+
+// loaded is a checkpoint ready to predict with.
+type loaded struct {
+	model *infer.Model
+	tok   *tokenizer.Tokenizer
+	vocab *infer.Vocab
+	dir   string
+}
+
+func loadEvalModel(f evalFlags) (*loaded, error) {
+	dev, err := infer.ParseDevice(*f.device)
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	dir, err := models.Resolve(*f.model)
+	if err != nil {
+		return nil, err
+	}
+	infer.SetThreads(0)
+	m, tok, err := neural.Load(dir, dev)
+	if err != nil {
+		return nil, err
+	}
+	return &loaded{model: m, tok: tok, vocab: infer.NewVocab(tok), dir: dir}, nil
+}
+
+// modelName labels the model's rows: the flag's folder, or "bundled model".
+func modelName(f evalFlags) string {
+	if *f.model == "" {
+		return "model (bundled)"
+	}
+	return "model (" + filepath.Base(filepath.Clean(*f.model)) + ")"
+}
+
+// commandLine is the command that regenerates a result, for results.md.
+func commandLine(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " '\"$()") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		q[i] = a
+	}
+	return "ndb eval " + strings.Join(q, " ")
+}
+
+// report prints the tables, writes results.md and lists the files written.
+func report(out, heading, cmd string, tables []*eval.Table, plots []string) error {
+	for _, t := range tables {
+		if err := t.WriteText(os.Stdout); err != nil {
+			return err
+		}
+		fmt.Println()
+	}
+	md, err := eval.WriteMarkdown(out, "results.md", heading, cmd, tables...)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s\n", md)
+	for _, p := range plots {
+		fmt.Printf("wrote %s\n", p)
+	}
+	return nil
+}
+
+func runEvalNextState(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("eval nextstate", flag.ContinueOnError)
+	corpus := fs.String("corpus", filepath.Join("build", "corpus"), "corpus `DIR` whose eval.jsonl holds the held-out trajectories")
+	f := addEvalFlags(fs, "nextstate", 800)
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 0 {
+		return badInput("usage: ndb eval nextstate [--corpus DIR] [--limit N] [--model DIR] [--out DIR]")
+	}
+	file, err := os.Open(filepath.Join(*corpus, "eval.jsonl"))
+	if err != nil {
+		return badInput("%v", err)
+	}
+	cases, st, err := eval.LoadNextState(file, *f.limit, *f.seed)
+	file.Close()
+	if err != nil {
+		return err
+	}
+	if len(cases) == 0 {
+		return badInput("%s/eval.jsonl: no trajectories", *corpus)
+	}
+	fmt.Fprintf(os.Stderr, "%d prompts from %d held-out trajectories (%d did not decode)\n", len(cases), st.Records, st.Skipped)
+	m, err := loadEvalModel(f)
+	if err != nil {
+		return err
+	}
+	defer m.model.Close()
+	preds := []eval.Predictor{
+		newModelPredictor(modelName(f), m.model, m.tok, m.vocab, *f.maxTokens, infer.NewSampler(0, 0, int64(*f.seed))),
+		eval.Baseline{},
+	}
+	bar := progress.New(os.Stderr, "nextstate", int64(len(cases)*len(preds)), "predictions")
+	res, err := eval.RunNextState(ctx, cases, preds, func() { bar.Add(1) })
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	plots, err := res.Plot(*f.out)
+	if err != nil {
+		return err
+	}
+	return report(*f.out, "Next-state prediction (the paper's Figures 6 and 7)", commandLine(append([]string{"nextstate"}, args...)), res.Tables(), plots)
+}
+
+func runEvalCruxEval(ctx context.Context, args []string) error {
+	return badInput("not yet")
+}
+
+func runEvalHorizon(ctx context.Context, args []string) error {
+	return badInput("not yet")
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ndb-project/ndb/grammar"
+	"github.com/ndb-project/ndb/grammar/tokenizer"
+	"github.com/ndb-project/ndb/infer"
+	"github.com/ndb-project/ndb/train/eval"
+)
+
+// modelPredictor is eval.Predictor with the model: the prompt is encoded as a
+// trajectory (grammar.Encoder), tokenized, and the next state written under the
+// grammar, knowing the action (infer.Generator.GenerateAfter). A prompt whose history
+// does not fit the model's context starts again from its last state with full locals,
+// as a neural session does. Like the model, it is not safe for concurrent use.
+type modelPredictor struct {
+	name    string
+	gen     *infer.Generator
+	tok     *tokenizer.Tokenizer
+	sampler *infer.Sampler
+}
+
+func newModelPredictor(name string, m *infer.Model, tok *tokenizer.Tokenizer, vocab *infer.Vocab, maxTokens int, s *infer.Sampler) *modelPredictor {
+	g := infer.NewGenerator(m, vocab)
+	g.Limits.MaxTokens = maxTokens
+	return &modelPredictor{name: name, gen: g, tok: tok, sampler: s}
+}
+
+func (p *modelPredictor) Name() string { return p.name }
+
+// encode writes the prompt's text up to and including its action.
+func encodePrompt(pr eval.Prompt) (string, error) {
+	e := grammar.NewEncoder(pr.Context, pr.Direction)
+	text, err := e.Start(pr.Start)
+	if err != nil {
+		return "", err
+	}
+	for _, st := range pr.History {
+		s, err := e.Step(st)
+		if err != nil {
+			return "", err
+		}
+		text += s
+	}
+	s, err := e.Action(pr.Action)
+	if err != nil {
+		return "", err
+	}
+	return text + s, nil
+}
+
+// Predict writes n next states (greedy predictors write the same one: it is run once).
+func (p *modelPredictor) Predict(ctx context.Context, pr eval.Prompt, n int) ([]eval.Prediction, error) {
+	text, err := encodePrompt(pr)
+	if err != nil {
+		return nil, fmt.Errorf("prompt: %w", err)
+	}
+	ids := p.tok.Encode(text)
+	room := p.gen.Model.Config.MaxSeqLen - max(p.gen.Limits.MaxTokens, 1)
+	if len(ids) > room && len(pr.History) > 0 {
+		pr.Start, pr.History = pr.Last(), nil
+		pr.Start.Frame = 0 // a fresh trajectory: full locals
+		if text, err = encodePrompt(pr); err != nil {
+			return nil, fmt.Errorf("prompt: %w", err)
+		}
+		ids = p.tok.Encode(text)
+	}
+	out := make([]eval.Prediction, max(n, 1))
+	if len(ids) > room {
+		for i := range out {
+			out[i].Undecoded, out[i].TooLong = true, true // the prompt alone does not fit the model
+		}
+		return out, nil
+	}
+	prev := pr.Last()
+	if len(pr.History) == 0 {
+		prev = pr.Start
+	}
+	for i := range out {
+		if i > 0 && p.sampler.Greedy() {
+			out[i] = out[0]
+			continue
+		}
+		g, err := p.gen.GenerateAfter(ctx, ids, pr.Context, pr.Direction, &prev, pr.Action.Kind, p.sampler)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = eval.Prediction{Next: eval.Next{State: g.State, Exit: g.Exit}, Undecoded: g.Forced}
+	}
+	return out, nil
+}
