@@ -8,10 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rs/zerolog/log"
+
 	"github.com/ndb-project/ndb/grammar/tokenizer"
 	"github.com/ndb-project/ndb/infer"
 	"github.com/ndb-project/ndb/infer/neural"
 	"github.com/ndb-project/ndb/models"
+	"github.com/ndb-project/ndb/trace"
 	"github.com/ndb-project/ndb/train/eval"
 	"github.com/ndb-project/ndb/train/progress"
 )
@@ -165,7 +168,68 @@ func runEvalNextState(ctx context.Context, args []string) error {
 }
 
 func runEvalCruxEval(ctx context.Context, args []string) error {
-	return badInput("not yet")
+	fs := flag.NewFlagSet("eval cruxeval", flag.ContinueOnError)
+	f := addEvalFlags(fs, "cruxeval", 0)
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		return badInput("usage: ndb eval cruxeval FILE.jsonl [--limit N] [--model DIR] [--out DIR]")
+	}
+	problems, err := readProblems(rest[0], *f.limit)
+	if err != nil {
+		return err
+	}
+	pool, err := trace.NewPool(ctx, trace.PoolOptions{Log: log.Logger})
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	bar := progress.New(os.Stderr, "tracing", int64(len(problems)), "problems")
+	cases, skipped, err := eval.PrepareCrux(ctx, pool, problems, func() { bar.Add(1) })
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	m, err := loadEvalModel(f)
+	if err != nil {
+		return err
+	}
+	defer m.model.Close()
+	preds := []eval.Predictor{
+		newModelPredictor(modelName(f), m.model, m.tok, m.vocab, *f.maxTokens, infer.NewSampler(0, 0, int64(*f.seed))),
+		eval.Baseline{},
+	}
+	bar = progress.New(os.Stderr, "cruxeval", int64(len(cases)*len(preds)), "problems")
+	res, err := eval.RunCrux(ctx, pool, cases, preds, true, func() { bar.Add(1) })
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	res.Skipped, res.Total = skipped, len(problems)
+	plots, err := res.Plot(*f.out)
+	if err != nil {
+		return err
+	}
+	return report(*f.out, "CruxEval (the paper's Table 1 and Table A.2)", commandLine(append([]string{"cruxeval"}, args...)), []*eval.Table{res.Table()}, plots)
+}
+
+// readProblems reads a JSONL file of problems (CruxEval's or a corpus's programs).
+func readProblems(path string, limit int) ([]eval.Problem, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	defer file.Close()
+	problems, err := eval.LoadProblems(file, limit)
+	if err != nil {
+		return nil, badInput("%s: %v", path, err)
+	}
+	if len(problems) == 0 {
+		return nil, badInput("%s: no problems", path)
+	}
+	return problems, nil
 }
 
 func runEvalHorizon(ctx context.Context, args []string) error {
