@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/rs/zerolog/log"
@@ -233,5 +234,59 @@ func readProblems(path string, limit int) ([]eval.Problem, error) {
 }
 
 func runEvalHorizon(ctx context.Context, args []string) error {
-	return badInput("not yet")
+	fs := flag.NewFlagSet("eval horizon", flag.ContinueOnError)
+	f := addEvalFlags(fs, "horizon", 0)
+	ksFlag := fs.String("k", "1,5,10,20,50", "the sample budgets `K,K,...` of exact match@k")
+	temp := fs.Float64("temperature", 0.6, "sampling temperature")
+	topP := fs.Float64("top-p", 0.95, "nucleus sampling mass")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		return badInput("usage: ndb eval horizon FILE.jsonl [--k 1,5,10,20,50] [--limit N] [--model DIR] [--out DIR]")
+	}
+	var ks []int
+	for _, part := range strings.Split(*ksFlag, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || k < 1 {
+			return badInput("--k: %q is not a positive number", part)
+		}
+		ks = append(ks, k)
+	}
+	if *temp <= 0 {
+		return badInput("--temperature must be positive (exact match@k samples)")
+	}
+	problems, err := readProblems(rest[0], *f.limit)
+	if err != nil {
+		return err
+	}
+	pool, err := trace.NewPool(ctx, trace.PoolOptions{Log: log.Logger})
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	bar := progress.New(os.Stderr, "tracing", int64(len(problems)), "problems")
+	cases, err := eval.PrepareHorizon(ctx, pool, problems, *f.seed, func() { bar.Add(1) })
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	m, err := loadEvalModel(f)
+	if err != nil {
+		return err
+	}
+	defer m.model.Close()
+	model := newModelPredictor(modelName(f), m.model, m.tok, m.vocab, *f.maxTokens, infer.NewSampler(*temp, *topP, int64(*f.seed)))
+	bar = progress.New(os.Stderr, "horizon", int64(len(cases)), "jumps")
+	res, err := eval.RunHorizon(ctx, cases, model, eval.Baseline{}, ks, func() { bar.Add(1) })
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	plots, err := res.Plot(*f.out)
+	if err != nil {
+		return err
+	}
+	return report(*f.out, "Prediction horizon (the paper's Figure 8)", commandLine(append([]string{"horizon"}, args...)), []*eval.Table{res.Table()}, plots)
 }
