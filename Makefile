@@ -8,14 +8,14 @@ PYTHON  ?= python3
 # Packages that need no libtorch (they must build and test without it), and those
 # that do (the model, training, and the binary that holds them).
 PURE_PKGS  := ./grammar/... ./trace/... ./session/... ./adapter/... \
-              ./train/corpus/... ./train/corpusstats/... ./train/synth/... ./train/decontam/... ./train/progress/...
+              ./train/corpus/... ./train/corpusstats/... ./train/synth/... ./train/decontam/... ./train/progress/... ./train/eval/...
 TORCH_PKGS := ./infer/... ./train ./cmd/...
 
 .DEFAULT_GOAL := all
 
 -include mk/*.mk
 
-.PHONY: all build test demo vet fmt deps testsuite debugpy data train clean golden
+.PHONY: all build test demo vet fmt deps testsuite debugpy data train clean golden results
 
 all: build
 
@@ -75,6 +75,14 @@ build/corpus/train.bin: | build testsuite
 # Trains the default model on the default corpus (build/run; --resume continues).
 train: data build
 	$(BIN) train --corpus build/corpus --out build/run $(TRAIN_FLAGS)
+
+# The paper's evaluations (docs/results.md) of the bundled model, or of MODEL=DIR, into
+# build/results; RESULTS_LIMIT caps the prompts per group (the paper: 800; the CPU: ~2 s each).
+RESULTS_LIMIT ?= 800
+results: build
+	$(BIN) eval nextstate --limit $(RESULTS_LIMIT) --out build/results/nextstate $(if $(MODEL),--model $(MODEL))
+	$(BIN) eval cruxeval ../shared/cruxeval/dev.jsonl --limit $(RESULTS_LIMIT) --out build/results/cruxeval $(if $(MODEL),--model $(MODEL))
+	$(BIN) eval horizon ../shared/cruxeval/dev.jsonl --limit $(RESULTS_LIMIT) --out build/results/horizon $(if $(MODEL),--model $(MODEL))
 
 golden:
 	$(GO) test ./trace -run Golden -update
