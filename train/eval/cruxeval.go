@@ -343,7 +343,7 @@ func (r *CruxResult) Plot(dir string) ([]string, error) {
 	cats := []string{"input pass@1", "input exact@1", "step_return", "breakpoint"}
 	var ss []series
 	for _, s := range r.Scores {
-		if s.N == 0 {
+		if s.N == 0 || s.Name == RecordedName {
 			continue
 		}
 		f := func(k int) float64 { return 100 * float64(k) / float64(s.N) }
