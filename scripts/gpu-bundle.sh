@@ -23,3 +23,8 @@ fi
 bytes=$(du -sb "$dir" | cut -f1)
 echo "gpu-bundle: $dir is $(( bytes / 1024 )) KiB ($(ls "$dir" | wc -l) files; the device tool carries up to 65536 KiB)"
 [ "$bytes" -le $(( 64 << 20 )) ] || { echo "gpu-bundle: over 64 MiB" >&2; exit 1; }
+# The device tool carries the working tree (tracked and untracked, not ignored) too.
+if tree=$(git ls-files -z --cached --others --exclude-standard 2>/dev/null | xargs -0 -r stat -c %s 2>/dev/null | awk '{s += $1} END {print s + 0}'); then
+	echo "gpu-bundle: with the working tree ($(( tree / 1024 )) KiB) the device carries $(( (tree + bytes) / 1024 )) KiB"
+	[ $(( tree + bytes )) -le $(( 64 << 20 )) ] || echo "gpu-bundle: WARNING: tree and bundle exceed the 64 MiB the device tool carries" >&2
+fi
