@@ -16,10 +16,10 @@ func runTrain(ctx context.Context, args []string) error {
 	o := train.Options{Model: train.DefaultModel}
 	fs.StringVar(&o.Corpus, "corpus", "build/corpus", "corpus folder from ndb data gen")
 	fs.StringVar(&o.Out, "out", "build/run", "run folder (checkpoint and state)")
-	fs.IntVar(&o.Steps, "steps", 4000, "optimizer steps")
-	fs.IntVar(&o.Batch, "batch", 8, "sequences per step")
+	fs.IntVar(&o.Steps, "steps", 3000, "optimizer steps")
+	fs.IntVar(&o.Batch, "batch", 4, "sequences per step")
 	fs.IntVar(&o.SeqLen, "seq", 512, "packed sequence length")
-	fs.Float64Var(&o.LR, "lr", 1e-3, "peak learning rate")
+	fs.Float64Var(&o.LR, "lr", 1.5e-3, "peak learning rate")
 	fs.IntVar(&o.Model.Dim, "dim", o.Model.Dim, "model width")
 	fs.IntVar(&o.Model.Layers, "layers", o.Model.Layers, "transformer layers")
 	fs.IntVar(&o.Model.Heads, "heads", o.Model.Heads, "attention heads")
