@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -126,12 +127,16 @@ func runEvalNextState(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("eval nextstate", flag.ContinueOnError)
 	corpus := fs.String("corpus", filepath.Join("build", "corpus"), "corpus `DIR` whose eval.jsonl holds the held-out trajectories")
 	f := addEvalFlags(fs, "nextstate", 800)
+	level := fs.String("level", "", "only the trajectories of this `LEVEL` (function or repository; default both)")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) != 0 {
-		return badInput("usage: ndb eval nextstate [--corpus DIR] [--limit N] [--model DIR] [--out DIR]")
+		return badInput("usage: ndb eval nextstate [--corpus DIR] [--level LEVEL] [--limit N] [--model DIR] [--out DIR]")
+	}
+	if *level != "" && !slices.Contains(eval.Levels, *level) {
+		return badInput("--level %q: want one of %s", *level, strings.Join(eval.Levels, ", "))
 	}
 	file, err := os.Open(filepath.Join(*corpus, "eval.jsonl"))
 	if err != nil {
@@ -141,6 +146,9 @@ func runEvalNextState(ctx context.Context, args []string) error {
 	file.Close()
 	if err != nil {
 		return err
+	}
+	if *level != "" {
+		cases = slices.DeleteFunc(cases, func(c eval.Case) bool { return c.Level != *level })
 	}
 	if len(cases) == 0 {
 		return badInput("%s/eval.jsonl: no trajectories", *corpus)
