@@ -3,7 +3,6 @@ package neural
 import (
 	"context"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -143,7 +142,8 @@ func BenchmarkSession20(b *testing.B) {
 // BenchmarkResidentMemory makes 1,000 predictions (sessions of up to 20 actions,
 // one after another on one loaded model) and reports the resident memory after
 // loading, after the first 100 predictions (the allocator's warm-up) and at the end,
-// and the growth from the second to the third. NDB_BENCH_PREDICTIONS changes the count.
+// and the growth from the second to the third, as a user's process would see it (no
+// forced collection). NDB_BENCH_PREDICTIONS changes the count.
 func BenchmarkResidentMemory(b *testing.B) {
 	total := 1000
 	if n, err := strconv.Atoi(os.Getenv("NDB_BENCH_PREDICTIONS")); err == nil && n > 0 {
@@ -160,11 +160,9 @@ func BenchmarkResidentMemory(b *testing.B) {
 			before := done
 			done += len(r.latencies)
 			if before < total/10 && done >= total/10 {
-				runtime.GC()
 				warm = residentMB(b)
 			}
 		}
-		runtime.GC()
 		end := residentMB(b)
 		b.ReportMetric(loaded, "rss-loaded-MB")
 		b.ReportMetric(warm, "rss-warm-MB")
