@@ -94,6 +94,25 @@ func EncodeTrajectory(t Trajectory) (string, error) {
 	return string(b), err
 }
 
+// EncodePrompt returns the text of t followed by action a: the prompt from which the
+// model writes the state that a leads to.
+func EncodePrompt(t Trajectory, a Action) (string, error) {
+	e := NewEncoder(t.Context, t.Direction)
+	b, err := e.appendStart(nil, t.Start)
+	if err != nil {
+		return "", err
+	}
+	for i, st := range t.Steps {
+		if b, err = e.appendStep(b, st); err != nil {
+			return "", fmt.Errorf("grammar: step %d: %w", i, err)
+		}
+	}
+	if b, err = e.appendAction(b, a); err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
 // AppendTrajectory appends the text of t to dst (see EncodeTrajectory), so one buffer
 // can be reused when encoding many trajectories. On error dst is returned unchanged.
 func AppendTrajectory(dst []byte, t Trajectory) ([]byte, error) {

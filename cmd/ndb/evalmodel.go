@@ -30,25 +30,9 @@ func newModelPredictor(name string, m *infer.Model, tok *tokenizer.Tokenizer, vo
 
 func (p *modelPredictor) Name() string { return p.name }
 
-// encode writes the prompt's text up to and including its action.
+// encodePrompt writes the prompt's text up to and including its action.
 func encodePrompt(pr eval.Prompt) (string, error) {
-	e := grammar.NewEncoder(pr.Context, pr.Direction)
-	text, err := e.Start(pr.Start)
-	if err != nil {
-		return "", err
-	}
-	for _, st := range pr.History {
-		s, err := e.Step(st)
-		if err != nil {
-			return "", err
-		}
-		text += s
-	}
-	s, err := e.Action(pr.Action)
-	if err != nil {
-		return "", err
-	}
-	return text + s, nil
+	return grammar.EncodePrompt(grammar.Trajectory{Context: pr.Context, Direction: pr.Direction, Start: pr.Start, Steps: pr.History}, pr.Action)
 }
 
 // Predict writes n next states (greedy predictors write the same one: it is run once).

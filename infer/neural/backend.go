@@ -107,26 +107,11 @@ func (b *Backend) current() *grammar.State {
 
 // prompt encodes the trajectory so far followed by action a (none when nil).
 func (b *Backend) prompt(a *grammar.Action) (string, error) {
-	e := grammar.NewEncoder(b.ctx, b.dir)
-	text, err := e.Start(b.start)
-	if err != nil {
-		return "", err
+	t := grammar.Trajectory{Context: b.ctx, Direction: b.dir, Start: b.start, Steps: b.steps}
+	if a == nil {
+		return grammar.EncodeTrajectory(t)
 	}
-	for _, st := range b.steps {
-		s, err := e.Step(st)
-		if err != nil {
-			return "", err
-		}
-		text += s
-	}
-	if a != nil {
-		s, err := e.Action(*a)
-		if err != nil {
-			return "", err
-		}
-		text += s
-	}
-	return text, nil
+	return grammar.EncodePrompt(t, *a)
 }
 
 // Do predicts the outcome of action a. ctx cancellation stops the prediction between
