@@ -159,10 +159,7 @@ func runEvalNextState(ctx context.Context, args []string) error {
 		return err
 	}
 	defer m.model.Close()
-	preds := []eval.Predictor{
-		newModelPredictor(modelName(f), m.model, m.tok, m.vocab, *f.maxTokens, infer.NewSampler(0, 0, int64(*f.seed))),
-		eval.Baseline{},
-	}
+	preds := []eval.Predictor{greedyModel(f, m), eval.Baseline{}}
 	bar := progress.New(os.Stderr, "nextstate", int64(len(cases)*len(preds)), "predictions")
 	res, err := eval.RunNextState(ctx, cases, preds, func() { bar.Add(1) })
 	bar.Done()
@@ -186,11 +183,7 @@ func runEvalCruxEval(ctx context.Context, args []string) error {
 	if len(rest) != 1 {
 		return badInput("usage: ndb eval cruxeval FILE.jsonl [--limit N] [--model DIR] [--out DIR]")
 	}
-	problems, err := readProblems(rest[0], *f.limit)
-	if err != nil {
-		return err
-	}
-	pool, err := trace.NewPool(ctx, trace.PoolOptions{Log: log.Logger})
+	problems, pool, err := problemsOnPool(ctx, rest[0], *f.limit)
 	if err != nil {
 		return err
 	}
@@ -206,10 +199,7 @@ func runEvalCruxEval(ctx context.Context, args []string) error {
 		return err
 	}
 	defer m.model.Close()
-	preds := []eval.Predictor{
-		newModelPredictor(modelName(f), m.model, m.tok, m.vocab, *f.maxTokens, infer.NewSampler(0, 0, int64(*f.seed))),
-		eval.Baseline{},
-	}
+	preds := []eval.Predictor{greedyModel(f, m), eval.Baseline{}}
 	bar = progress.New(os.Stderr, "cruxeval", int64(len(cases)*len(preds)), "problems")
 	res, err := eval.RunCrux(ctx, pool, cases, preds, true, func() { bar.Add(1) })
 	bar.Done()
@@ -222,6 +212,22 @@ func runEvalCruxEval(ctx context.Context, args []string) error {
 		return err
 	}
 	return report(*f.out, "CruxEval (the paper's Table 1 and Table A.2)", commandLine(append([]string{"cruxeval"}, args...)), []*eval.Table{res.Table()}, plots)
+}
+
+// problemsOnPool reads the problems of path and starts the worker pool that traces
+// them and runs the checks; the caller closes the pool.
+func problemsOnPool(ctx context.Context, path string, limit int) ([]eval.Problem, *trace.Pool, error) {
+	problems, err := readProblems(path, limit)
+	if err != nil {
+		return nil, nil, err
+	}
+	pool, err := trace.NewPool(ctx, trace.PoolOptions{Log: log.Logger})
+	return problems, pool, err
+}
+
+// greedyModel is the loaded model as a greedy predictor.
+func greedyModel(f evalFlags, m *loaded) *modelPredictor {
+	return newModelPredictor(modelName(f), m.model, m.tok, m.vocab, *f.maxTokens, infer.NewSampler(0, 0, int64(*f.seed)))
 }
 
 // readProblems reads a JSONL file of problems (CruxEval's or a corpus's programs).
@@ -265,11 +271,7 @@ func runEvalHorizon(ctx context.Context, args []string) error {
 	if *temp <= 0 {
 		return badInput("--temperature must be positive (exact match@k samples)")
 	}
-	problems, err := readProblems(rest[0], *f.limit)
-	if err != nil {
-		return err
-	}
-	pool, err := trace.NewPool(ctx, trace.PoolOptions{Log: log.Logger})
+	problems, pool, err := problemsOnPool(ctx, rest[0], *f.limit)
 	if err != nil {
 		return err
 	}
