@@ -158,9 +158,9 @@ func (g *Generator) Generate(ctx context.Context, prompt []int, gctx grammar.Con
 }
 
 // GenerateAfter is Generate knowing the action the prompt ends with, so that the
-// grammar allows only what that action can lead to (an exit state after continue, the
-// function's inputs after inv_step_call, a return, an exception or the exit after
-// step_return).
+// grammar allows only what that action can lead to (an exit state after continue, a
+// call state at the enclosing function's first line after inv_step_call, a return,
+// an exception or the exit after step_return).
 func (g *Generator) GenerateAfter(ctx context.Context, prompt []int, gctx grammar.Context, dir grammar.Direction, prev *grammar.State, after grammar.ActionKind, s *Sampler) (Generated, error) {
 	lim := g.Limits.withDefaults()
 	if room := g.Model.Config.MaxSeqLen - len(prompt); room < lim.MaxTokens {
@@ -171,6 +171,15 @@ func (g *Generator) GenerateAfter(ctx context.Context, prompt []int, gctx gramma
 		return Generated{}, err
 	}
 	src := srcTrie(gctx)
+	if after == grammar.InvStepCall && prev != nil {
+		// The call of the current frame is at its function's first line: the
+		// model writes the inputs, not where the function starts.
+		if loc, ok := callLoc(gctx, prev.Loc); ok {
+			if at, ok := srcTrieAt(gctx, loc); ok {
+				src = at
+			}
+		}
+	}
 	a := newAutomaton(src, exitTrie, dir, prev, lim)
 	a.after = after
 	if len(g.mask) != len(g.Vocab.bytes) {

@@ -9,7 +9,8 @@ import (
 
 // TestActionNarrowsTheState checks that what an action can lead to is enforced even
 // on a random model: continue gives an exit state, inv_step_call the function's
-// inputs (a call state), step_return a return, an exception or the exit.
+// inputs (a call state at its def line), step_return a return, an exception or the
+// exit.
 func TestActionNarrowsTheState(t *testing.T) {
 	pool := newPool(t)
 	for seed := int64(1); seed <= 4; seed++ {
@@ -32,8 +33,8 @@ func TestActionNarrowsTheState(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if inv.State.Event != grammar.EventCall {
-			t.Errorf("seed %d: inv_step_call led to a %s state", seed, inv.State.Event)
+		if inv.State.Event != grammar.EventCall || inv.State.Loc.Line != 1 {
+			t.Errorf("seed %d: inv_step_call led to a %s state at line %d, want the call at count's def line 1", seed, inv.State.Event, inv.State.Loc.Line)
 		}
 		fwd, err := b.Do(ctx, grammar.Action{Kind: grammar.Continue})
 		if err != nil {
