@@ -215,15 +215,21 @@ func run(dir, torch, libtorch, cuda, abi, std, extra string) error {
 // fixBindings rewrites the C int to Go int conversions of AtGradSetEnabled and
 // AtDevice as plain conversions.
 func fixBindings(path string) error {
+	return replaceOnce(path, [][2]string{
+		{"return *(*int)(unsafe.Pointer(&cretVal))", "return int(cretVal)"},
+		{"return *(*int)(unsafe.Pointer(&cint))", "return int(cint)"},
+	})
+}
+
+// replaceOnce replaces, in the file at path, each fix's old text (which must occur
+// exactly once) by its new text.
+func replaceOnce(path string, fixes [][2]string) error {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
 	s := string(src)
-	for _, fix := range [][2]string{
-		{"return *(*int)(unsafe.Pointer(&cretVal))", "return int(cretVal)"},
-		{"return *(*int)(unsafe.Pointer(&cint))", "return int(cint)"},
-	} {
+	for _, fix := range fixes {
 		if strings.Count(s, fix[0]) != 1 {
 			return fmt.Errorf("%s: %q found %d times, want once", path, fix[0], strings.Count(s, fix[0]))
 		}
@@ -301,20 +307,9 @@ func fixOpLeaks(path string) error {
 
 // dropBallast removes the 100 KB allocation and the memory counting of newTensor.
 func dropBallast(path string) error {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	s := string(src)
-	for _, fix := range [][2]string{
+	return replaceOnce(path, [][2]string{
 		{"\tx.d = new(bigStruct)\n", ""},
 		{"\tnbytes := x.nbytes()\n\tatomic.AddInt64(&AllocatedMem, nbytes)\n",
 			"\tvar nbytes int64\n\tif gotch.Debug {\n\t\tnbytes = x.nbytes()\n\t\tatomic.AddInt64(&AllocatedMem, nbytes)\n\t}\n"},
-	} {
-		if strings.Count(s, fix[0]) != 1 {
-			return fmt.Errorf("%s: %q found %d times, want once", path, fix[0], strings.Count(s, fix[0]))
-		}
-		s = strings.Replace(s, fix[0], fix[1], 1)
-	}
-	return os.WriteFile(path, []byte(s), 0o644)
+	})
 }
