@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-dap"
 	"github.com/rs/zerolog"
 
+	"github.com/ndb-project/ndb/session"
 	"github.com/ndb-project/ndb/trace"
 )
 
@@ -296,7 +297,7 @@ func testPool(t testing.TB) *trace.Pool {
 }
 
 func testConfig(t testing.TB) Config {
-	return Config{Pool: testPool(t), Log: testLog(t)}
+	return Config{Session: session.Options{Tracer: testPool(t)}, Log: testLog(t)}
 }
 
 // testLog writes the server's log to the test's log when NDB_TEST_LOG is set.

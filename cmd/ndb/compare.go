@@ -2,19 +2,16 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 
+	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/infer"
-	"github.com/ndb-project/ndb/infer/neural"
 	"github.com/ndb-project/ndb/models"
 	"github.com/ndb-project/ndb/session"
 	"github.com/ndb-project/ndb/session/comparereport"
-	"github.com/ndb-project/ndb/trace"
 )
 
 // runCompare implements `ndb compare FILE [--entry EXPR] (--actions a,b,... | --seed N)
@@ -57,81 +54,41 @@ func runCompare(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	dev, err := infer.ParseDevice(*device)
-	if err != nil {
+	if _, err := infer.ParseDevice(*device); err != nil {
 		return badInput("%v", err)
 	}
-	dir, err := modelDir(*model)
-	if err != nil {
+	if err := checkModelFlag(*model); err != nil {
 		return err
 	}
-
 	pool, err := newPool(ctx, 1)
 	if err != nil {
 		return err
 	}
-	rec, err := recordFile(ctx, pool, files[0], *entry)
+	infer.SetThreads(0)
+	sess, err := openFile(ctx, files[0], *entry, session.ModeCompare, session.Options{
+		Tracer: pool, Model: *model, Device: *device, Temperature: *temp, TopP: *topP, Seed: *seedModel, MaxTokens: *maxTokens,
+	})
 	pool.Close()
 	if err != nil {
 		return err
 	}
+	defer sess.Close()
+	rec := sess.Program().Recording
 	how := "--actions " + *actionList
 	if actions == nil {
-		s := trace.NewSampler(uint64(*seed), trace.SampleOptions{Lines: rec.Lines()})
-		for _, st := range s.Walk(rec.Forward, 0, nil).Steps {
-			actions = append(actions, st.Action)
-		}
-		specs := make([]string, len(actions))
-		for i, a := range actions {
-			specs[i] = a.Spec()
-		}
-		how = fmt.Sprintf("sampled from seed %d: %s", *seed, strings.Join(specs, ","))
+		actions = rec.SampleActions(uint64(*seed))
+		how = fmt.Sprintf("sampled from seed %d: %s", *seed, grammar.ActionList(actions))
 	}
-
-	start, err := neural.EntryState(rec.Context, rec.Parsed, *entry)
-	if err != nil {
-		return badInput("%v", err)
-	}
-	infer.SetThreads(0)
-	m, tok, err := neural.Load(dir, dev)
-	if err != nil {
-		return err
-	}
-	pred, err := neural.New(m, tok, rec.Context, start, neural.Options{
-		Temperature: *temp, TopP: *topP, Seed: *seedModel, CloseModel: true,
-		Limits: infer.Limits{MaxTokens: *maxTokens},
-	})
-	if err != nil {
-		m.Close()
-		return err
-	}
-	cmp := session.NewCompare(pred, trace.NewReplay(rec), nil)
-	defer cmp.Close()
-
+	dir, _ := models.Resolve(*model) // found: the session loaded it
 	report := comparereport.Report{Program: files[0], Entry: *entry, Model: dir, Actions: how, Context: rec.Context}
-	if _, err := cmp.Entry(ctx); err != nil {
+	if report.Steps, err = comparereport.Play(ctx, sess, actions); err != nil {
 		return err
 	}
-	r, _ := cmp.Recorded()
-	report.Steps = append(report.Steps, comparereport.NewStep(nil, cmp.Predicted(), r, nil))
-	for i := range actions {
-		a := &actions[i]
-		if _, err := cmp.Do(ctx, *a); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			report.Steps = append(report.Steps, comparereport.Step{Action: a, Err: err.Error()})
-			break
-		}
-		r, _ := cmp.Recorded()
-		report.Steps = append(report.Steps, comparereport.NewStep(a, cmp.Predicted(), r, cmp.RecordedErr()))
-	}
-
 	if err := comparereport.WriteText(os.Stdout, report, comparereport.TextOptions{Color: useColor, Width: *width}); err != nil {
 		return err
 	}
 	if *htmlOut != "" {
-		if err := writeHTMLReport(*htmlOut, report); err != nil {
+		if err := comparereport.WriteHTMLFile(*htmlOut, report); err != nil {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "ndb compare: wrote %s\n", *htmlOut)
@@ -139,21 +96,15 @@ func runCompare(ctx context.Context, args []string) error {
 	return nil
 }
 
-// modelDir is --model when given (it must be a folder), else the bundled default; a
-// clear error when there is neither.
-func modelDir(flagDir string) (string, error) {
-	if flagDir != "" {
-		st, err := os.Stat(flagDir)
-		if err != nil || !st.IsDir() {
-			return "", badInput("--model %s: not a checkpoint folder", flagDir)
-		}
-		return flagDir, nil
+// checkModelFlag checks that --model, when given, is a folder.
+func checkModelFlag(dir string) error {
+	if dir == "" {
+		return nil
 	}
-	dir, err := models.Resolve("")
-	if errors.Is(err, models.ErrNoDefault) {
-		return "", fmt.Errorf("the neural side needs a model: this ndb bundles none, so pass --model DIR (a checkpoint folder)")
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return badInput("--model %s: not a checkpoint folder", dir)
 	}
-	return dir, err
+	return nil
 }
 
 // colorMode reads --color: auto colours when stdout is a terminal and NO_COLOR is
@@ -172,16 +123,4 @@ func colorMode(mode string) (bool, error) {
 		return err == nil && st.Mode()&fs.ModeCharDevice != 0, nil
 	}
 	return false, badInput("--color must be auto, always or never, not %q", mode)
-}
-
-func writeHTMLReport(path string, r comparereport.Report) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := comparereport.WriteHTML(f, r); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

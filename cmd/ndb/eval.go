@@ -226,8 +226,8 @@ func problemsOnPool(ctx context.Context, path string, limit int) ([]eval.Problem
 }
 
 // greedyModel is the loaded model as a greedy predictor.
-func greedyModel(f evalFlags, m *loaded) *modelPredictor {
-	return newModelPredictor(modelName(f), m.model, m.tok, m.vocab, *f.maxTokens, infer.NewSampler(0, 0, int64(*f.seed)))
+func greedyModel(f evalFlags, m *loaded) *neural.Predictor {
+	return neural.NewPredictor(modelName(f), m.model, m.tok, m.vocab, *f.maxTokens, infer.NewSampler(0, 0, int64(*f.seed)))
 }
 
 // readProblems reads a JSONL file of problems (CruxEval's or a corpus's programs).
@@ -287,7 +287,7 @@ func runEvalHorizon(ctx context.Context, args []string) error {
 		return err
 	}
 	defer m.model.Close()
-	model := newModelPredictor(modelName(f), m.model, m.tok, m.vocab, *f.maxTokens, infer.NewSampler(*temp, *topP, int64(*f.seed)))
+	model := neural.NewPredictor(modelName(f), m.model, m.tok, m.vocab, *f.maxTokens, infer.NewSampler(*temp, *topP, int64(*f.seed)))
 	bar = progress.New(os.Stderr, "horizon", int64(len(cases)), "jumps")
 	res, err := eval.RunHorizon(ctx, cases, model, eval.Baseline{}, ks, func() { bar.Add(1) })
 	bar.Done()

@@ -22,6 +22,9 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+
+	"github.com/ndb-project/ndb/infer/neural"
+	"github.com/ndb-project/ndb/session"
 )
 
 // exitUsage is the exit status for bad input: a missing file, a syntax error, an entry
@@ -44,6 +47,10 @@ var commands = map[string]command{
 	"train":      {"train the model on a corpus", runTrain},
 	"eval":       {"the paper's evaluations on a checkpoint (nextstate, cruxeval, horizon)", runEval},
 }
+
+// The one place the model meets the runtime: sessions in neural and compare mode,
+// from every front end, get their backend from infer/neural.
+func init() { session.RegisterNeural(neural.Open) }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -6,16 +6,10 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
-
-	"github.com/rs/zerolog/log"
 
 	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/infer"
-	"github.com/ndb-project/ndb/infer/neural"
-	"github.com/ndb-project/ndb/models"
 	"github.com/ndb-project/ndb/session"
-	"github.com/ndb-project/ndb/trace"
 )
 
 // runPredict implements `ndb predict FILE --entry EXPR --action ACTION [--n N]
@@ -49,49 +43,26 @@ func runPredict(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("--action: %v", err)
 	}
-	dev, err := infer.ParseDevice(*device)
-	if err != nil {
+	if _, err := infer.ParseDevice(*device); err != nil {
 		return badInput("%v", err)
 	}
-	dir, err := models.Resolve(*model)
+	pool, err := newPool(ctx, 1)
 	if err != nil {
 		return err
 	}
-	src, err := os.ReadFile(rest[0])
-	if err != nil {
-		return err
-	}
-	pool, err := trace.NewPool(ctx, trace.PoolOptions{Workers: 1, Log: log.Logger})
-	if err != nil {
-		return err
-	}
-	parsed, err := pool.Parse(ctx, trace.ParseRequest{Source: string(src)})
+	infer.SetThreads(0)
+	sess, err := openFile(ctx, rest[0], *entry, session.ModeNeural, session.Options{
+		Tracer: pool, Model: *model, Device: *device, Temperature: *temp, TopP: *topP, Seed: *seed,
+	})
 	pool.Close()
 	if err != nil {
 		return err
 	}
-	if sy := parsed.Syntax; sy != nil {
-		return &trace.ProgramError{Path: rest[0], Kind: "syntax", Line: sy.Line, Message: sy.Message}
-	}
-	gctx := grammar.NewContext("", string(src))
-	start, err := neural.EntryState(gctx, parsed, *entry)
-	if err != nil {
-		return badInput("%v", err)
-	}
-	infer.SetThreads(0)
-	m, tok, err := neural.Load(dir, dev)
-	if err != nil {
-		return err
-	}
-	b, err := neural.New(m, tok, gctx, start, neural.Options{Temperature: *temp, TopP: *topP, Seed: *seed, CloseModel: true})
-	if err != nil {
-		m.Close()
-		return err
-	}
-	defer b.Close()
+	defer sess.Close()
+	gctx := sess.Program().Context
 	var outs []json.RawMessage
 	for i := 0; i < *n; i++ {
-		o, err := b.Peek(ctx, a)
+		o, err := sess.Peek(ctx, a)
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/rs/zerolog/log"
 
+	"github.com/ndb-project/ndb/session"
 	"github.com/ndb-project/ndb/trace"
 )
 
@@ -28,4 +29,19 @@ func recordFile(ctx context.Context, pool *trace.Pool, path, entry string) (*tra
 		return nil, usageError{pe}
 	}
 	return rec, err
+}
+
+// openFile reads a program and opens its session (session.Open), turning problems
+// with the user's input into usage errors (exit status 2).
+func openFile(ctx context.Context, path, entry string, mode session.Mode, opt session.Options) (*session.Session, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	s, err := session.Open(ctx, session.Program{Path: path, Source: string(src), Entry: entry}, mode, opt)
+	var pe *session.ProgramError
+	if errors.As(err, &pe) {
+		return nil, usageError{pe}
+	}
+	return s, err
 }

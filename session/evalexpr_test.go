@@ -1,4 +1,4 @@
-package adapter
+package session
 
 import (
 	"strings"
@@ -71,7 +71,7 @@ func TestEvalExpr(t *testing.T) {
 		{"obj", "<Foo object>"},
 		{"big", "[1, 2, 3, ..."},
 	} {
-		v, err := evalExpr(c.expr, env)
+		v, err := Eval(c.expr, env)
 		if err != nil {
 			t.Errorf("%s: %v", c.expr, err)
 			continue
@@ -101,7 +101,7 @@ func TestEvalExpr(t *testing.T) {
 		{strings.Repeat("(", 200) + "1" + strings.Repeat(")", 200), "nested too deeply"},
 		{strings.Repeat("-", 200) + "1", "nested too deeply"},
 	} {
-		if v, err := evalExpr(c.expr, env); err == nil || !strings.Contains(err.Error(), c.msg) {
+		if v, err := Eval(c.expr, env); err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%q: got %v, %v; want an error saying %q", c.expr, v, err, c.msg)
 		}
 	}
@@ -109,8 +109,8 @@ func TestEvalExpr(t *testing.T) {
 
 func TestExprPath(t *testing.T) {
 	for in, want := range map[string]string{"xs": "xs", "d['a'][0]": "d['a'][0]", "p.y": "p.y", "a and b": "(a and b)", "-n": "(-n)", "'x' +": ""} {
-		if got := exprPath(in); got != want {
-			t.Errorf("exprPath(%q) = %q, want %q", in, got, want)
+		if got := ExprPath(in); got != want {
+			t.Errorf("ExprPath(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -123,6 +123,6 @@ func FuzzEvalExpr(f *testing.F) {
 		return map[string]string{"xs": "[1, 2, [3, 4]]", "d": "{'a': 1}", "p": "P(y=[])", "s": "'ab'"}[name], name != ""
 	}
 	f.Fuzz(func(t *testing.T, expr string) {
-		_, _ = evalExpr(expr, env)
+		_, _ = Eval(expr, env)
 	})
 }
