@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-dap"
 	"github.com/rs/zerolog"
 
+	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/session"
 )
 
@@ -76,6 +77,11 @@ type stopInfo struct {
 	exception string
 	// unhandled marks a stop made by the uncaught filter.
 	unhandled bool
+	// line and conf are the stop's state's line and, when the model predicted it,
+	// its confidence; minConf is the launch's minConfidence.
+	line    int
+	conf    *grammar.Confidence
+	minConf float64
 }
 
 func newConn(ctx context.Context, s *Server, rwc io.ReadWriteCloser) *conn {

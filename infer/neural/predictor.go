@@ -19,6 +19,10 @@ type Predictor struct {
 	gen      *infer.Generator
 	prompter Prompter
 	sampler  *infer.Sampler
+
+	// Generated keeps every state the predictor wrote, in order, when set (to fit
+	// the temperatures of the confidences: the generator records then too).
+	Generated *[]infer.Generated
 }
 
 // NewPredictor returns a predictor named name (its rows in the tables) over model m;
@@ -28,6 +32,9 @@ func NewPredictor(name string, m *infer.Model, tok *tokenizer.Tokenizer, vocab *
 	g.Limits.MaxTokens = maxTokens
 	return &Predictor{name: name, gen: g, prompter: NewPrompter(m, tok, maxTokens), sampler: s}
 }
+
+// Generator is the predictor's generator (to set its Calibration or Record).
+func (p *Predictor) Generator() *infer.Generator { return p.gen }
 
 // Name is the predictor's name.
 func (p *Predictor) Name() string { return p.name }
@@ -56,7 +63,10 @@ func (p *Predictor) Predict(ctx context.Context, pr eval.Prompt, n int) ([]eval.
 		if err != nil {
 			return nil, err
 		}
-		out[i] = eval.Prediction{Next: eval.Next{State: g.State, Exit: g.Exit}, Undecoded: g.Forced}
+		out[i] = eval.Prediction{Next: eval.Next{State: g.State, Exit: g.Exit}, Undecoded: g.Forced, Confidence: g.Confidence}
+		if p.Generated != nil {
+			*p.Generated = append(*p.Generated, g)
+		}
 	}
 	return out, nil
 }
