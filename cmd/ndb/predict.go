@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
+	"strconv"
 
 	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/infer"
@@ -83,7 +85,9 @@ func runPredict(ctx context.Context, args []string) error {
 }
 
 // outcomeJSON writes an outcome as `{"exit": ...}` or `{"event", "line", "source",
-// "locals" (in order), "value"}`.
+// "locals" (in order), "value"}`, each with "confidence" when the model gave one:
+// `{"state", "event", "line", "locals": {name: p, ...}, "value"}`, probabilities
+// rounded to 3 decimals.
 func outcomeJSON(gctx grammar.Context, o session.Outcome) json.RawMessage {
 	q := func(v any) string {
 		var b bytes.Buffer
@@ -92,8 +96,14 @@ func outcomeJSON(gctx grammar.Context, o session.Outcome) json.RawMessage {
 		e.Encode(v)
 		return string(bytes.TrimRight(b.Bytes(), "\n"))
 	}
+	c := o.Confidence
+	p := func(f float64) string { return strconv.FormatFloat(math.Round(f*1000)/1000, 'f', -1, 64) }
 	if o.Ended() {
-		return json.RawMessage(`{"exit": ` + q(string(o.Exit)) + `}`)
+		conf := ""
+		if c != nil {
+			conf = fmt.Sprintf(`, "confidence": {"state": %s, "event": %s}`, p(c.State), p(c.Event))
+		}
+		return json.RawMessage(`{"exit": ` + q(string(o.Exit)) + conf + `}`)
 	}
 	s := o.State
 	src, _ := gctx.Src(s.Loc)
@@ -114,6 +124,23 @@ func outcomeJSON(gctx grammar.Context, o session.Outcome) json.RawMessage {
 	}
 	if s.Event.HasValue() {
 		b.WriteString(`, "value": ` + q(s.Value))
+	}
+	if c != nil {
+		fmt.Fprintf(&b, `, "confidence": {"state": %s, "event": %s, "line": %s`, p(c.State), p(c.Event), p(c.Line))
+		if s.Event.HasLocals() {
+			b.WriteString(`, "locals": {`)
+			for i, v := range c.Vars {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(q(v.Name) + ": " + p(v.P))
+			}
+			b.WriteString("}")
+		}
+		if s.Event.HasValue() {
+			b.WriteString(`, "value": ` + p(c.Value))
+		}
+		b.WriteString("}")
 	}
 	b.WriteString("}")
 	return b.Bytes()
