@@ -128,12 +128,13 @@ func runEvalNextState(ctx context.Context, args []string) error {
 	corpus := fs.String("corpus", filepath.Join("build", "corpus"), "corpus `DIR` whose eval.jsonl holds the held-out trajectories")
 	f := addEvalFlags(fs, "nextstate", 800)
 	level := fs.String("level", "", "only the trajectories of this `LEVEL` (function or repository; default both)")
+	calib := fs.Bool("calibrate", false, "fit the temperatures of the model's confidences on half the held-out programs, report the calibration error before and after on the other half, and write calibration.json into the checkpoint's folder")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) != 0 {
-		return badInput("usage: ndb eval nextstate [--corpus DIR] [--level LEVEL] [--limit N] [--model DIR] [--out DIR]")
+		return badInput("usage: ndb eval nextstate [--corpus DIR] [--level LEVEL] [--limit N] [--model DIR] [--out DIR] [--calibrate]")
 	}
 	if *level != "" && !slices.Contains(eval.Levels, *level) {
 		return badInput("--level %q: want one of %s", *level, strings.Join(eval.Levels, ", "))
@@ -159,7 +160,15 @@ func runEvalNextState(ctx context.Context, args []string) error {
 		return err
 	}
 	defer m.model.Close()
-	preds := []eval.Predictor{greedyModel(f, m), eval.Baseline{}}
+	model := greedyModel(f, m)
+	var gens []infer.Generated
+	if *calib {
+		model.Generator().Record = true // raw probabilities, and what to refit them from
+		model.Generated = &gens
+	} else {
+		model.Generator().Calibration = neural.LoadCalibration(m.dir)
+	}
+	preds := []eval.Predictor{model, eval.Baseline{}}
 	bar := progress.New(os.Stderr, "nextstate", int64(len(cases)*len(preds)), "predictions")
 	res, err := eval.RunNextState(ctx, cases, preds, func() { bar.Add(1) })
 	bar.Done()
@@ -170,7 +179,26 @@ func runEvalNextState(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return report(*f.out, "Next-state prediction (the paper's Figures 6 and 7)", commandLine(append([]string{"nextstate"}, args...)), res.Tables(), plots)
+	tables := append(res.Tables(), res.CalibrationTables()...)
+	var cal *infer.Calibration
+	if *calib {
+		weights, err := infer.WeightsHash(m.dir)
+		if err != nil {
+			return err
+		}
+		var fitTable *eval.Table
+		if cal, fitTable, err = calibrate(cases, gens, weights); err != nil {
+			return err
+		}
+		tables = append(tables, fitTable)
+	}
+	if err := report(*f.out, "Next-state prediction (the paper's Figures 6 and 7) and the calibration of the model's confidences", commandLine(append([]string{"nextstate"}, args...)), tables, plots); err != nil {
+		return err
+	}
+	if cal != nil {
+		saveCalibration(cal, m.dir)
+	}
+	return nil
 }
 
 func runEvalCruxEval(ctx context.Context, args []string) error {

@@ -20,8 +20,9 @@ type Predictor struct {
 	prompter Prompter
 	sampler  *infer.Sampler
 
-	// Generated keeps every state the predictor wrote, in order, when set (to fit
-	// the temperatures of the confidences: the generator records then too).
+	// Generated keeps every state the predictor wrote, one per prediction in order
+	// (an empty one for a prompt that did not fit), when set: to fit the temperatures
+	// of the confidences (set the generator's Record too).
 	Generated *[]infer.Generated
 }
 
@@ -50,6 +51,9 @@ func (p *Predictor) Predict(ctx context.Context, pr eval.Prompt, n int) ([]eval.
 	if !fits {
 		for i := range out {
 			out[i].Undecoded, out[i].TooLong = true, true // the prompt alone does not fit the model
+			if p.Generated != nil {
+				*p.Generated = append(*p.Generated, infer.Generated{Forced: true}) // nothing to fit
+			}
 		}
 		return out, nil
 	}

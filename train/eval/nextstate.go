@@ -16,9 +16,10 @@ import (
 // Case is one prediction to score: a prompt cut right after an action and the next
 // state the trajectory recorded.
 type Case struct {
-	Level  string // function or repository
-	Prompt Prompt
-	Target Next
+	Level   string // function or repository
+	Program string // the program the trajectory is of (a calibration fit keeps programs apart)
+	Prompt  Prompt
+	Target  Next
 }
 
 // Levels are the trajectory levels of the corpus, in table order.
@@ -77,6 +78,7 @@ func LoadNextState(r io.Reader, limit int, seed uint64) ([]Case, LoadStats, erro
 			k := key{rec.Level, kind}
 			seen[k]++
 			c := cut(t, i, rec.Level)
+			c.Program = rec.Program
 			switch {
 			case limit <= 0 || len(pools[k]) < limit:
 				pools[k] = append(pools[k], c)
