@@ -98,12 +98,13 @@ func maskedLogProb(logits []float32, mask []bool, id int, t float64) float64 {
 		return 0 // nothing to compare with: no information
 	}
 	inv := 1 / t
+	// A token more than 40 (at the temperature) below the highest adds under e^-40
+	// each: nothing, next to the highest's 1, and no exp is spent on it.
+	cut := float32(m - 40*t)
 	var s float64
 	for i, ok := range mask {
-		if ok {
-			if v := float64(logits[i]); !math.IsNaN(v) {
-				s += math.Exp((v - m) * inv)
-			}
+		if ok && logits[i] > cut {
+			s += math.Exp((float64(logits[i]) - m) * inv)
 		}
 	}
 	return (float64(logits[id])-m)*inv - math.Log(s)

@@ -118,6 +118,8 @@ type Generator struct {
 	one    [1]int
 	dist   []float32 // scratch of newTokenDist
 
+	// noConfidence skips the confidences (for the benchmark of what they cost).
+	noConfidence bool
 	// reference decodes the way the first version did (the full mask by allowedRef at
 	// every token, one token per Forward), for tests and benchmarks.
 	reference bool
@@ -249,13 +251,15 @@ func (g *Generator) GenerateAfter(ctx context.Context, prompt []int, gctx gramma
 			forced = true
 			break
 		}
-		if !masked {
+		if !masked && !g.noConfidence {
 			g.Vocab.allowed(&a, g.mask)
 		}
 		ph, entries := a.phase, a.entries
 		g.batch = g.batch[:0]
 		push(id)
-		scores = append(scores, g.score(logits, id, ph, entries, a.entries))
+		if !g.noConfidence {
+			scores = append(scores, g.score(logits, id, ph, entries, a.entries))
+		}
 		// Tokens the grammar forces need no logits (nor does the determined rest of a
 		// SRC line): they go through the model with this one, in one Forward.
 		for !g.reference && !a.Done() && len(toks) < lim.MaxTokens {
