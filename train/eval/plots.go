@@ -232,7 +232,7 @@ func reliabilityChart(title string, labels []string, rs []*Reliability) (*plot.P
 		if err != nil {
 			return nil, err
 		}
-		c := palette[(j+2)%len(palette)]
+		c := palette[[]int{2, 0, 3, 4, 5}[j%5]] // not the diagonal's grey
 		l.Color, sc.Color = c, c
 		p.Add(l, sc)
 		p.Legend.Add(labels[j], l, sc)
