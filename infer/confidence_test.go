@@ -8,15 +8,15 @@ import (
 	"github.com/ndb-project/ndb/grammar"
 )
 
-// confidences generates the state after every fourth golden prompt with sampler s
-// (a fresh one per call from mk) and returns the results.
-func confidences(t *testing.T, g *Generator, mk func() *Sampler) []Generated {
+// confidences generates the state after every stride-th golden prompt with a fresh
+// sampler from mk and returns the results.
+func confidences(t *testing.T, g *Generator, mk func() *Sampler, stride int) []Generated {
 	t.Helper()
 	_, tok := g.Model, g.Vocab.Tok
 	all := goldenPrompts(t)
 	s := mk()
 	var out []Generated
-	for i := 0; i < len(all); i += 4 {
+	for i := 0; i < len(all); i += stride {
 		p := all[i]
 		prev := p.prev
 		gen, err := g.Generate(context.Background(), tok.Encode(p.text), p.ctx, p.dir, &prev, s)
@@ -36,7 +36,7 @@ func TestConfidenceIsAProbability(t *testing.T) {
 	g := NewGenerator(m, NewVocab(tok))
 	g.Limits = Limits{MaxTokens: 96, MaxRepr: 40}
 	var unsure, forced int
-	for i, gen := range confidences(t, g, func() *Sampler { return NewSampler(0, 0, 1) }) {
+	for i, gen := range confidences(t, g, func() *Sampler { return NewSampler(0, 0, 1) }, 4) {
 		c := gen.Confidence
 		if c == nil {
 			t.Fatalf("state %d: no confidence", i)
@@ -86,10 +86,10 @@ func TestConfidenceIsReproducible(t *testing.T) {
 		g := NewGenerator(m, NewVocab(tok))
 		g.Limits = Limits{MaxTokens: 64, MaxRepr: 40}
 		mk := func() *Sampler { return NewSampler(temp, 0.95, 5) }
-		a := confidences(t, g, mk)
+		a := confidences(t, g, mk, 12)
 		g.Reset()
 		g.NoReuse = true
-		b := confidences(t, g, mk)
+		b := confidences(t, g, mk, 12)
 		for i := range a {
 			if a[i].Text != b[i].Text {
 				t.Fatalf("temperature %v, state %d: %q then %q", temp, i, a[i].Text, b[i].Text)
@@ -110,13 +110,13 @@ func TestCalibrationTemperature(t *testing.T) {
 	g.Limits = Limits{MaxTokens: 64, MaxRepr: 40}
 	g.Record = true
 	greedy := func() *Sampler { return NewSampler(0, 0, 1) }
-	raw := confidences(t, g, greedy)
+	raw := confidences(t, g, greedy, 4)
 	hot := &Calibration{Temperatures: map[string]float64{}}
 	for k := TokenKind(0); k < NumKinds; k++ {
 		hot.Temperatures[k.String()] = 2
 	}
 	g.Calibration = hot
-	warm := confidences(t, g, greedy)
+	warm := confidences(t, g, greedy, 4)
 	lower := 0
 	for i := range raw {
 		if raw[i].Text != warm[i].Text {
@@ -153,7 +153,7 @@ func TestFitTemperatures(t *testing.T) {
 	g := NewGenerator(m, NewVocab(tok))
 	g.Limits = Limits{MaxTokens: 64, MaxRepr: 40}
 	g.Record = true
-	gens := confidences(t, g, func() *Sampler { return NewSampler(0, 0, 1) })
+	gens := confidences(t, g, func() *Sampler { return NewSampler(0, 0, 1) }, 4)
 	ptrs := make([]*Generated, len(gens))
 	for i := range gens {
 		ptrs[i] = &gens[i]
