@@ -44,3 +44,16 @@ func TestFramesShowCallerLocals(t *testing.T) {
 		t.Error("a recorded session has a second thread")
 	}
 }
+
+func TestOutcomeJSON(t *testing.T) {
+	gctx := grammar.NewContext("", "def f(b, a):\n    return a\n")
+	st := grammar.State{Event: grammar.EventLine, Loc: grammar.Loc{Line: 2}, Locals: grammar.Locals{{Name: "b", Repr: "'<x>'"}, {Name: "a", Repr: "1"}}}
+	got := string(session.OutcomeJSON(gctx, session.Outcome{State: st}))
+	want := `{"event": "line", "line": 2, "source": "  2|     return a", "locals": {"b": "'<x>'", "a": "1"}}`
+	if got != want {
+		t.Errorf("a line state:\n got %s\nwant %s", got, want)
+	}
+	if got := string(session.OutcomeJSON(gctx, session.Outcome{Exit: grammar.ExitError})); got != `{"exit": "error"}` {
+		t.Errorf("an exit: %s", got)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 
 	"github.com/ndb-project/ndb/grammar"
@@ -54,34 +53,9 @@ func runCompare(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := infer.ParseDevice(*device); err != nil {
-		return badInput("%v", err)
-	}
-	if err := checkModelFlag(*model); err != nil {
-		return err
-	}
-	pool, err := newPool(ctx, 1)
+	opt := session.Options{Model: *model, Device: *device, Temperature: *temp, TopP: *topP, Seed: *seedModel, MaxTokens: *maxTokens}
+	report, err := compareFile(ctx, files[0], *entry, opt, actions, uint64(max(*seed, 0)))
 	if err != nil {
-		return err
-	}
-	infer.SetThreads(0)
-	sess, err := openFile(ctx, files[0], *entry, session.ModeCompare, session.Options{
-		Tracer: pool, Model: *model, Device: *device, Temperature: *temp, TopP: *topP, Seed: *seedModel, MaxTokens: *maxTokens,
-	})
-	pool.Close()
-	if err != nil {
-		return err
-	}
-	defer sess.Close()
-	rec := sess.Program().Recording
-	how := "--actions " + *actionList
-	if actions == nil {
-		actions = rec.SampleActions(uint64(*seed))
-		how = fmt.Sprintf("sampled from seed %d: %s", *seed, grammar.ActionList(actions))
-	}
-	dir, _ := models.Resolve(*model) // found: the session loaded it
-	report := comparereport.Report{Program: files[0], Entry: *entry, Model: dir, Actions: how, Context: rec.Context}
-	if report.Steps, err = comparereport.Play(ctx, sess, actions); err != nil {
 		return err
 	}
 	if err := comparereport.WriteText(os.Stdout, report, comparereport.TextOptions{Color: useColor, Width: *width}); err != nil {
@@ -96,15 +70,29 @@ func runCompare(ctx context.Context, args []string) error {
 	return nil
 }
 
-// checkModelFlag checks that --model, when given, is a folder.
-func checkModelFlag(dir string) error {
-	if dir == "" {
-		return nil
+// compareFile records the program and plays the actions on it and on the model
+// (comparereport.Compare).
+func compareFile(ctx context.Context, path, entry string, opt session.Options, actions []grammar.Action, seed uint64) (comparereport.Report, error) {
+	if _, err := infer.ParseDevice(opt.Device); err != nil {
+		return comparereport.Report{}, badInput("%v", err)
 	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return badInput("--model %s: not a checkpoint folder", dir)
+	if st, err := os.Stat(opt.Model); opt.Model != "" && (err != nil || !st.IsDir()) {
+		return comparereport.Report{}, badInput("--model %s: not a checkpoint folder", opt.Model)
 	}
-	return nil
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return comparereport.Report{}, badInput("%v", err)
+	}
+	pool, err := newPool(ctx, 1)
+	if err != nil {
+		return comparereport.Report{}, err
+	}
+	defer pool.Close()
+	opt.Tracer = pool
+	infer.SetThreads(0)
+	dir, _ := models.Resolve(opt.Model) // for the report: the session resolves it again
+	r, err := comparereport.Compare(ctx, session.Program{Path: path, Source: string(src), Entry: entry}, opt, actions, seed, dir)
+	return r, programError(err)
 }
 
 // colorMode reads --color: auto colours when stdout is a terminal and NO_COLOR is
@@ -116,11 +104,7 @@ func colorMode(mode string) (bool, error) {
 	case "never":
 		return false, nil
 	case "auto":
-		if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
-			return false, nil
-		}
-		st, err := os.Stdout.Stat()
-		return err == nil && st.Mode()&fs.ModeCharDevice != 0, nil
+		return comparereport.AutoColor(os.Stdout), nil
 	}
 	return false, badInput("--color must be auto, always or never, not %q", mode)
 }

@@ -59,62 +59,28 @@ func runPredict(ctx context.Context, args []string) error {
 		return err
 	}
 	defer sess.Close()
-	gctx := sess.Program().Context
+	return printPredictions(ctx, sess, a, *n)
+}
+
+// printPredictions peeks at n outcomes of action a and prints them as indented JSON:
+// one object, or a list when n > 1.
+func printPredictions(ctx context.Context, sess *session.Session, a grammar.Action, n int) error {
 	var outs []json.RawMessage
-	for i := 0; i < *n; i++ {
+	for range n {
 		o, err := sess.Peek(ctx, a)
 		if err != nil {
 			return err
 		}
-		outs = append(outs, outcomeJSON(gctx, o))
+		outs = append(outs, session.OutcomeJSON(sess.Program().Context, o))
 	}
-	var out []byte
-	if *n == 1 {
-		out = outs[0]
-	} else {
+	out := []byte(outs[0])
+	if n > 1 {
 		out, _ = json.Marshal(outs)
 	}
 	var pretty bytes.Buffer
 	if err := json.Indent(&pretty, out, "", "  "); err != nil {
 		return err
 	}
-	_, err = fmt.Println(pretty.String())
+	_, err := fmt.Println(pretty.String())
 	return err
-}
-
-// outcomeJSON writes an outcome as `{"exit": ...}` or `{"event", "line", "source",
-// "locals" (in order), "value"}`.
-func outcomeJSON(gctx grammar.Context, o session.Outcome) json.RawMessage {
-	q := func(v any) string {
-		var b bytes.Buffer
-		e := json.NewEncoder(&b)
-		e.SetEscapeHTML(false)
-		e.Encode(v)
-		return string(bytes.TrimRight(b.Bytes(), "\n"))
-	}
-	if o.Ended() {
-		return json.RawMessage(`{"exit": ` + q(string(o.Exit)) + `}`)
-	}
-	s := o.State
-	src, _ := gctx.Src(s.Loc)
-	var b bytes.Buffer
-	fmt.Fprintf(&b, `{"event": %s, "line": %d, "source": %s`, q(s.Event.String()), s.Loc.Line, q(src))
-	if s.Loc.File != "" {
-		fmt.Fprintf(&b, `, "file": %s`, q(s.Loc.File))
-	}
-	if s.Event.HasLocals() {
-		b.WriteString(`, "locals": {`)
-		for i, v := range s.Locals {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(q(v.Name) + ": " + q(v.Repr))
-		}
-		b.WriteString("}")
-	}
-	if s.Event.HasValue() {
-		b.WriteString(`, "value": ` + q(s.Value))
-	}
-	b.WriteString("}")
-	return b.Bytes()
 }

@@ -39,9 +39,14 @@ func openFile(ctx context.Context, path, entry string, mode session.Mode, opt se
 		return nil, badInput("%v", err)
 	}
 	s, err := session.Open(ctx, session.Program{Path: path, Source: string(src), Entry: entry}, mode, opt)
+	return s, programError(err)
+}
+
+// programError makes a problem with the user's program a usage error.
+func programError(err error) error {
 	var pe *session.ProgramError
 	if errors.As(err, &pe) {
-		return nil, usageError{pe}
+		return usageError{pe}
 	}
-	return s, err
+	return err
 }

@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
 
 	"github.com/ndb-project/ndb/train"
-	"github.com/ndb-project/ndb/train/progress"
 )
 
 // runTrain implements `ndb train --corpus DIR --out DIR [--resume] ...`.
@@ -39,23 +37,6 @@ func runTrain(ctx context.Context, args []string) error {
 	if err := os.MkdirAll(o.Out, 0o755); err != nil {
 		return err
 	}
-	bar := progress.New(os.Stderr, "train", int64(o.Steps), "steps")
-	var last train.State
-	var rate float64
-	bar.SetExtra(func() string {
-		return fmt.Sprintf("| loss %.3f eval %.3f | %.0f tok/s", last.TrainLoss, last.EvalLoss, rate)
-	})
-	first := true
-	st, err := train.Run(ctx, o, func(s train.State, tps float64) {
-		if first {
-			bar.Add(int64(s.Step - 1)) // a resumed run starts part way
-			first = false
-		}
-		last, rate = s, tps
-		bar.Add(1)
-	})
-	bar.Done()
-	fmt.Printf("steps %d, tokens %d, train loss %.4f, held-out loss %.4f, %d parameters, %.0f s\n",
-		st.Step, st.Tokens, st.TrainLoss, st.EvalLoss, st.Params, st.Seconds)
+	_, err := train.RunWithBar(ctx, o, os.Stderr, os.Stdout)
 	return err
 }

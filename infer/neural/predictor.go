@@ -7,6 +7,7 @@ import (
 	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/grammar/tokenizer"
 	"github.com/ndb-project/ndb/infer"
+	"github.com/ndb-project/ndb/models"
 	"github.com/ndb-project/ndb/train/eval"
 )
 
@@ -62,3 +63,29 @@ func (p *Predictor) Predict(ctx context.Context, pr eval.Prompt, n int) ([]eval.
 }
 
 var _ eval.Predictor = (*Predictor)(nil)
+
+// LoadPredictor loads a checkpoint (dir, else the bundled model) on device (cpu,
+// cuda, cuda:N or auto) as a predictor named name; maxTokens bounds one predicted
+// state. Close frees the model.
+func LoadPredictor(name, dir, device string, maxTokens int, s *infer.Sampler) (*Predictor, error) {
+	dev, err := infer.ParseDevice(device)
+	if err != nil {
+		return nil, err
+	}
+	if dir, err = models.Resolve(dir); err != nil {
+		return nil, err
+	}
+	m, tok, err := Load(dir, dev)
+	if err != nil {
+		return nil, err
+	}
+	return NewPredictor(name, m, tok, infer.NewVocab(tok), maxTokens, s), nil
+}
+
+// Close frees the predictor's model.
+func (p *Predictor) Close() {
+	if p.gen.Model != nil {
+		p.gen.Model.Close()
+		p.gen.Model = nil
+	}
+}
