@@ -7,7 +7,7 @@ PYTHON  ?= python3
 
 # Packages that need no libtorch (they must build and test without it), and those
 # that do (the model, training, and the binary that holds them).
-PURE_PKGS  := ./grammar/... ./trace/... ./session/... ./adapter/... \
+PURE_PKGS  := ./grammar/... ./trace/... ./session/... ./adapter/... ./models/... \
               ./train/corpus/... ./train/corpusstats/... ./train/synth/... ./train/decontam/... ./train/progress/... ./train/eval/...
 TORCH_PKGS := ./infer/... ./train ./cmd/...
 
@@ -36,6 +36,9 @@ debugpy:
 
 build: deps libtorch
 	$(GO) build -o $(BIN) ./cmd/ndb
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
 
 vet: libtorch
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
