@@ -11,7 +11,8 @@ counts, in each, three kinds of items:
 
 For each kind it reports how many of the dev split's distinct items the corpus contains
 (in at least --min-programs programs) and the share of the dev split's uses that those
-items account for. --missing lists the dev items the corpus lacks or has rarely.
+items account for, and how many dev problems use only items the corpus contains.
+--missing lists the dev items the corpus lacks or has rarely.
 
 Only the dev split may be measured (docs/corpus.md): the test problems are never looked
 at, and CruxEval is never trained on. A --cruxeval path naming a test split is refused.
@@ -28,6 +29,7 @@ import ast
 import builtins
 import collections
 import json
+import math
 import os
 import sys
 
@@ -75,8 +77,9 @@ class Tally:
         self.unparsed = 0
         self.uses = {k: collections.Counter() for k in KINDS}
         self.holders = {k: collections.Counter() for k in KINDS}
+        self.each = []  # per program, when kept: its items by kind
 
-    def add(self, source):
+    def add(self, source, keep=False):
         got = items(source)
         if got is None:
             self.unparsed += 1
@@ -85,9 +88,11 @@ class Tally:
         for k in KINDS:
             self.uses[k].update(got[k])
             self.holders[k].update(got[k].keys())
+        if keep:
+            self.each.append(got)
 
 
-def read_jsonl(path, tally, field_names=("source", "code")):
+def read_jsonl(path, tally, field_names=("source", "code"), keep=False):
     with open(path, encoding="utf-8") as fh:
         for line in fh:
             line = line.strip()
@@ -96,7 +101,7 @@ def read_jsonl(path, tally, field_names=("source", "code")):
             rec = json.loads(line)
             for f in field_names:
                 if isinstance(rec.get(f), str):
-                    tally.add(rec[f])
+                    tally.add(rec[f], keep)
                     break
 
 
@@ -137,6 +142,11 @@ def coverage(dev, corpus, min_programs):
     return out
 
 
+def percent(n, total):
+    """n/total as a percentage rounded down to 0.1, so that only all of it reads 100.0%."""
+    return f"{math.floor(1000 * n / total) / 10:.1f}%"
+
+
 def find_dev():
     """shared/cruxeval/dev.jsonl in the working directory, this script's, or a parent."""
     for start in (os.getcwd(), os.path.dirname(os.path.abspath(__file__))):
@@ -170,7 +180,7 @@ def main():
         sys.exit(f"{crux}: only the dev split may be measured, never the test problems")
 
     dev = Tally()
-    read_jsonl(crux, dev, ("code",))
+    read_jsonl(crux, dev, ("code",), keep=True)
     corpus = Tally()
     for c in args.corpus:
         read_corpus(c, corpus)
@@ -178,6 +188,8 @@ def main():
         sys.exit("the corpus holds no program that parses")
 
     cov = coverage(dev, corpus, args.min_programs)
+    # Dev problems written only with items the corpus contains.
+    whole = sum(all(corpus.holders[k][i] >= args.min_programs for k in KINDS for i in p[k]) for p in dev.each)
     print(f"{dev.programs} dev problems, {corpus.programs} corpus programs"
           + (f" ({corpus.unparsed} did not parse)" if corpus.unparsed else ""))
     print()
@@ -185,7 +197,9 @@ def main():
     print("|---|---|---|")
     for k in KINDS:
         c = cov[k]
-        print(f"| {k} | {c['distinct']}/{c['distinct_dev']} | {100 * c['uses'] / c['uses_dev']:.1f}% |")
+        print(f"| {k} | {c['distinct']}/{c['distinct_dev']} | {percent(c['uses'], c['uses_dev'])} |")
+    print()
+    print(f"dev problems using only items the corpus contains: {whole}/{dev.programs}")
     if args.missing:
         for k in KINDS:
             absent = [r for r in cov[k]["items"] if r["corpus_programs"] < args.min_programs]
@@ -198,12 +212,13 @@ def main():
             if rare:
                 print()
                 print(f"{k} in under half the dev split's share of programs (dev, corpus):")
-                print("  " + ", ".join(f"{r['item']} ({100 * r['dev_problems'] / dev.programs:.1f}%, "
-                                       f"{100 * r['corpus_programs'] / corpus.programs:.1f}%)" for r in rare))
+                print("  " + ", ".join(f"{r['item']} ({percent(r['dev_problems'], dev.programs)}, "
+                                       f"{percent(r['corpus_programs'], corpus.programs)})" for r in rare))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"dev_problems": dev.programs, "corpus_programs": corpus.programs,
                        "corpus_unparsed": corpus.unparsed, "min_programs": args.min_programs,
+                       "dev_problems_covered": whole,
                        "coverage": cov}, fh, indent=1)
             fh.write("\n")
 

@@ -5,7 +5,7 @@ package synth
 
 func init() {
 	register(
-		block{[]string{"reorder", "flip_and_sort", "shuffle_order"}, kIntList, 4, listReorder},
+		block{[]string{"reorder", "flip_and_sort", "shuffle_order"}, kIntList, 5, listReorder},
 		block{[]string{"reorder_words", "sort_words_by", "flip_words"}, kStrList, 3, wordsReorder},
 	)
 }

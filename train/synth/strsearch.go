@@ -1,7 +1,7 @@
 package synth
 
 // Searching strings from the right: rfind (with and without bounds), rindex behind a
-// membership test, rpartition, and the slices they feed.
+// membership test, rpartition, rsplit, and the slices they feed.
 
 func init() {
 	register(
@@ -16,7 +16,10 @@ func strAfterLast(f *fn) *variable {
 	g := f.g
 	out := f.result(kStr, []string{"tail", "last_field", "after", "ending"})
 	sep := g.str(g.sepFor(s))
-	switch g.intn(3) {
+	switch g.intn(4) {
+	case 3:
+		f.line("%s = %s.rsplit(%s, 1)[-1]", out.name, s.name, sep)
+		f.tag("split", "slicing")
 	case 0:
 		f.line("%s = %s[%s.rfind(%s) + 1:]", out.name, s.name, s.name, sep)
 		f.tag("rfind", "slicing")

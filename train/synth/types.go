@@ -5,7 +5,7 @@ package synth
 
 func init() {
 	register(
-		block{[]string{"numbers_among", "split_kinds", "sort_by_type"}, kStrList, 3, typesMixed},
+		block{[]string{"numbers_among", "split_kinds", "sort_by_type"}, kStrList, 4, typesMixed},
 		block{[]string{"truthiness", "flags_of", "as_flags"}, kIntList, 2, typesBool},
 		block{[]string{"average", "mean_of", "ratio_of"}, kIntList, 2, typesFloat},
 	)
@@ -20,8 +20,8 @@ func typesMixed(f *fn) *variable {
 	f.line("%s = [int(%s) if %s.isdigit() else %s for %s in %s]", mixed, w, w, w, w, ws.name)
 	v := f.reserve([]string{"v", "cell", "val"})
 	f.tag("comprehension", "ternary")
-	switch g.intn(3) {
-	case 0:
+	switch g.intn(4) {
+	case 0, 3:
 		out := f.result(kIntList, []string{"numbers", "ints_found", "numeric"})
 		f.line("%s = [%s for %s in %s if isinstance(%s, int)]", out.name, v, v, mixed, v)
 		return out
