@@ -35,7 +35,11 @@ func dictFromZip(f *fn) *variable {
 	ws := f.use(kStrList, flAny)
 	g := f.g
 	out := f.result(kDict, []string{"table", "lookup_table", "paired", "by_name"})
-	switch g.intn(3) {
+	choice := g.intn(3)
+	if choice == 0 && !f.readable(kIntList) {
+		choice = 1 // no second parameter just for this: entries stay short
+	}
+	switch choice {
 	case 0:
 		xs := f.use(kIntList, flAny)
 		f.line("%s = dict(zip(%s, %s))", out.name, ws.name, xs.name)
@@ -68,4 +72,14 @@ func dictSortedItems(f *fn) *variable {
 		f.tag("keys", "reverse")
 	}
 	return out
+}
+
+// readable reports whether f already has a variable of kind k to read.
+func (f *fn) readable(k kind) bool {
+	for _, v := range f.vars {
+		if v.ready && v.k == k {
+			return true
+		}
+	}
+	return false
 }

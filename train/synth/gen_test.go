@@ -163,7 +163,7 @@ func TestShape(t *testing.T) {
 		allLines = append(allLines, lines)
 		body := p.Source[strings.LastIndex(p.Source, "def f("):]
 		fLines = append(fLines, strings.Count(body, "\n"))
-		if len(p.Entry) > 200 {
+		if len(p.Entry) > maxEntry {
 			t.Errorf("entry too long (%d chars): %s", len(p.Entry), p.Entry)
 		}
 	}

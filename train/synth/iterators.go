@@ -37,13 +37,14 @@ func iterHeadRest(f *fn) *variable {
 	return out
 }
 
-// iterNextMatch finds the first character that satisfies a condition, with a default.
+// iterNextMatch finds the first character that satisfies a condition, with a
+// one-character default, so the result is a char.
 func iterNextMatch(f *fn) *variable {
 	s := f.use(kStr, flAny)
 	g := f.g
 	out := f.result(kChar, []string{"first_hit", "found_char", "lead_char"})
 	c := f.reserve(charElemNames)
-	f.line("%s = next((%s for %s in %s if %s), %s)", out.name, c, c, s.name, f.pred(kChar, c, s), g.str(pick(g, []string{"?", "-", "", "_"})))
+	f.line("%s = next((%s for %s in %s if %s), %s)", out.name, c, c, s.name, f.pred(kChar, c, s), g.str(pick(g, []string{"?", "-", "_", "."})))
 	f.tag("genexpr")
 	return out
 }
