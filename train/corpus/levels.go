@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"path/filepath"
 )
 
 // A levels file sits beside a token shard (train.levels beside train.bin): one byte
@@ -78,4 +79,56 @@ func ReadLevels(path string, trajectories int) ([]byte, error) {
 		}
 	}
 	return data, nil
+}
+
+// WriteLevels writes the levels files of a corpus tokenized before they existed,
+// without tokenizing again: it reads each split's text file, skips what tokenization
+// skipped, and checks the count against the shard's header.
+func WriteLevels(dir string) error {
+	for _, split := range []struct{ text, shard, levels string }{
+		{TrainText, TrainShard, TrainLevels},
+		{EvalText, EvalShard, EvalLevels},
+	} {
+		if err := writeLevels(dir, split.text, split.shard, split.levels); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeLevels(dir, text, shard, levels string) error {
+	f, err := os.Open(filepath.Join(dir, shard))
+	if err != nil {
+		return err
+	}
+	h, err := ReadShardHeader(bufio.NewReader(f))
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", shard, err)
+	}
+	path := filepath.Join(dir, levels)
+	lw, err := createLevels(path + ".tmp")
+	if err != nil {
+		return err
+	}
+	n := 0
+	for t, err := range readTrajectories(filepath.Join(dir, text)) {
+		if err == nil && !specialInContent(t.Text) {
+			err = lw.append(t.Level)
+			n++
+		}
+		if err != nil {
+			lw.Close()
+			os.Remove(path + ".tmp")
+			return err
+		}
+	}
+	if err := lw.Close(); err != nil {
+		return err
+	}
+	if n != h.Trajectories {
+		os.Remove(path + ".tmp")
+		return fmt.Errorf("%s has %d trajectories to tokenize, %s %d: not the text it was tokenized from", text, n, shard, h.Trajectories)
+	}
+	return os.Rename(path+".tmp", path)
 }

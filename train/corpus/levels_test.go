@@ -74,4 +74,21 @@ func TestTokenizeWritesLevels(t *testing.T) {
 	if _, err := ReadLevels(filepath.Join(dir, EvalLevels), st.EvalTrajectories+1); err == nil {
 		t.Error("a levels file of another length was accepted")
 	}
+	// A corpus tokenized before levels files existed gets them without tokenizing.
+	for _, f := range []string{TrainLevels, EvalLevels} {
+		os.Remove(filepath.Join(dir, f))
+	}
+	if err := WriteLevels(dir); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := ReadLevels(filepath.Join(dir, TrainLevels), st.TrainTrajectories); err != nil || string(again) != string(want) {
+		t.Errorf("levels written afterwards: %q, %v; want %q", again, err, want)
+	}
+	// Text that is not what the shard was tokenized from is refused.
+	if err := os.WriteFile(filepath.Join(dir, EvalText), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteLevels(dir); err == nil {
+		t.Error("levels written from an empty eval.jsonl for a shard of trajectories")
+	}
 }
