@@ -43,7 +43,7 @@ func copyCorpus(t *testing.T, dir string) string {
 // one, and wants every step's loss to agree.
 func TestResumeIsExact(t *testing.T) {
 	dir := tinyCorpus(t)
-	recipe := Recipe{Model: tinyModel, SeqLen: 64, Batch: 2, Tokens: 24 * 2 * 64, LR: 3e-3, Warmup: 4, ContextLoss: true}
+	recipe := Recipe{Model: tinyModel, SeqLen: 256, Batch: 2, Tokens: 24 * 2 * 256, LR: 3e-3, Warmup: 4, ContextLoss: true}
 	opts := func(out string) Options {
 		return Options{Corpus: dir, Out: out, Recipe: recipe, EvalEvery: 5, EvalBatches: 1, CheckpointEvery: 7, Device: "cpu"}
 	}
@@ -60,7 +60,7 @@ func TestResumeIsExact(t *testing.T) {
 	out := t.TempDir()
 	sat := map[int]float64{}
 	o := opts(out)
-	o.UntilTokens = 9 * 2 * 64
+	o.UntilTokens = 9 * 2 * 256
 	st, err := Run(context.Background(), o, losses(sat))
 	if err != nil || st.Step != 9 {
 		t.Fatalf("first sitting: step %d, %v", st.Step, err)

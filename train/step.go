@@ -1,6 +1,8 @@
 package train
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/sugarme/gotch"
@@ -43,33 +45,46 @@ func trainStep(m *infer.Model, opt *AdamW, b batch, device gotch.Device, lr, cli
 	return loss.Float64Values()[0], nil
 }
 
-// evalLoss is the mean loss over fixed held-out batches (the same every time) of
-// windows drawn with functionShare (0: the corpus's mix; 1: function level only). It
-// is always the loss on the trajectories after their contexts, whatever the recipe's
-// ContextLoss, so that runs of either recipe compare.
+// evalLoss is the mean loss per trained token over fixed held-out batches (the same
+// every time) of windows drawn with functionShare (0: the corpus's mix; 1: function
+// level only). It is always the loss on the trajectories after their contexts,
+// whatever the recipe's ContextLoss, so that runs of either recipe compare; a batch
+// with nothing to score (contexts longer than the window) is skipped.
 func evalLoss(m *infer.Model, s *tokenStream, r Recipe, batches int, functionShare float64, device gotch.Device) (float64, error) {
 	rng := rand.New(rand.NewPCG(uint64(r.Seed), 0xe7a1))
-	total := 0.0
+	total, scored := 0.0, 0
 	for k := 0; k < batches; k++ {
 		b := s.sample(rng, r.Batch, r.SeqLen, false, functionShare)
-		x, y := tensors(b, device)
-		logits, err := m.ForwardEval(x)
-		if err != nil {
-			x.MustDrop()
-			y.MustDrop()
-			return 0, err
+		if b.trained == 0 {
+			continue
 		}
-		loss, err := infer.Loss(logits, y)
-		if err == nil {
-			total += loss.Float64Values()[0]
-			loss.MustDrop()
-		}
-		logits.MustDrop()
-		x.MustDrop()
-		y.MustDrop()
+		loss, err := batchLoss(m, b, device)
 		if err != nil {
 			return 0, err
 		}
+		total += loss * float64(b.trained)
+		scored += b.trained
 	}
-	return total / float64(batches), nil
+	if scored == 0 {
+		return math.NaN(), fmt.Errorf("no held-out window of %d tokens gets past its context", r.SeqLen)
+	}
+	return total / float64(scored), nil
+}
+
+// batchLoss is the mean loss of a batch without recording a graph.
+func batchLoss(m *infer.Model, b batch, device gotch.Device) (float64, error) {
+	x, y := tensors(b, device)
+	defer x.MustDrop()
+	defer y.MustDrop()
+	logits, err := m.ForwardEval(x)
+	if err != nil {
+		return 0, err
+	}
+	defer logits.MustDrop()
+	loss, err := infer.Loss(logits, y)
+	if err != nil {
+		return 0, err
+	}
+	defer loss.MustDrop()
+	return loss.Float64Values()[0], nil
 }
