@@ -87,12 +87,21 @@ func runTrain(ctx context.Context, args []string) error {
 		bar.Done()
 	}
 	if st.Recipe.Tokens > 0 {
-		fmt.Printf("step %d of %d, tokens %d of %d, train loss %.4f, held-out loss %.4f (function level %.4f), %d parameters, %.0f s in %d sittings\n",
-			st.Step, st.Recipe.Steps(), st.Tokens, st.Recipe.Tokens, st.TrainLoss, st.EvalLoss, st.EvalLossFunction, st.Params, st.Seconds, st.Sittings)
+		fmt.Printf("step %d of %d, tokens %d of %d, train loss %.4f, held-out loss %s (function level %s), %d parameters, %.0f s in %d sittings\n",
+			st.Step, st.Recipe.Steps(), st.Tokens, st.Recipe.Tokens, st.TrainLoss, fmtLoss(st.EvalLoss), fmtLoss(st.EvalLossFunction),
+			st.Params, st.Seconds, st.Sittings)
 	}
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		fmt.Printf("stopped by a signal; checkpoint written; --resume continues\n")
 		return nil
 	}
 	return err
+}
+
+// fmtLoss prints a loss, or "-" for one not measured yet.
+func fmtLoss(v float64) string {
+	if v == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.4f", v)
 }
