@@ -61,28 +61,35 @@ func (a *AdamW) ZeroGrad() (err error) {
 }
 
 // Step applies one update with learning rate lr to every parameter that has a
-// gradient, in PyTorch's order of operations:
+// gradient, as PyTorch's AdamW does:
 //
 //	p  ← p·(1 − lr·wd)
 //	m  ← m + (1 − β1)(g − m)
 //	v  ← β2·v + (1 − β2)·g²
 //	p  ← p − lr/(1 − β1ᵗ) · m / (√v / √(1 − β2ᵗ) + ε)
+//
+// in nine in-place operations and one temporary per parameter (the last line as
+// p + m / (√v·a + b) with a and b folding the step size in), so that it costs what
+// libtorch's own AdamW does. It consumes the gradients: they are scaled in place.
 func (a *AdamW) Step(lr float64) (err error) {
 	a.steps++
 	t := float64(a.steps)
 	bc1 := 1 - math.Pow(a.Beta1, t)
 	bc2 := 1 - math.Pow(a.Beta2, t)
+	stepSize := lr / bc1
 	infer.NoGrad(func() {
 		defer recoverTorch(&err, "AdamW.Step")
-		decay := ts.FloatScalar(1 - lr*a.WeightDecay)
-		lerp := ts.FloatScalar(1 - a.Beta1)
-		beta2 := ts.FloatScalar(a.Beta2)
-		oneMinusBeta2 := ts.FloatScalar(1 - a.Beta2)
-		sqrtBC2 := ts.FloatScalar(math.Sqrt(bc2))
-		eps := ts.FloatScalar(a.Eps)
-		stepSize := ts.FloatScalar(-lr / bc1)
+		scalars := []*ts.Scalar{
+			ts.FloatScalar(1 - lr*a.WeightDecay),             // decay
+			ts.FloatScalar(1 - a.Beta1),                      // the first moment's lerp weight
+			ts.FloatScalar(math.Sqrt(1 - a.Beta2)),           // g·√(1 − β2), squared by addcmul
+			ts.FloatScalar(a.Beta2),                          // the second moment's decay
+			ts.FloatScalar(-1 / (stepSize * math.Sqrt(bc2))), // a: √v·a + b = −(√v/√(1 − β2ᵗ) + ε)/stepSize
+			ts.FloatScalar(-a.Eps / stepSize),                // b
+		}
+		decay, lerp, gScale, beta2, denomScale, denomShift := scalars[0], scalars[1], scalars[2], scalars[3], scalars[4], scalars[5]
 		defer func() {
-			for _, s := range []*ts.Scalar{decay, lerp, beta2, oneMinusBeta2, sqrtBC2, eps, stepSize} {
+			for _, s := range scalars {
 				s.MustDrop()
 			}
 		}()
@@ -93,19 +100,19 @@ func (a *AdamW) Step(lr float64) (err error) {
 				continue
 			}
 			m, v := a.expAvg[i], a.expAvg2[i]
-			checkT(p.Tensor.MulScalar_(decay))
-			checkT(m.Lerp_(g, lerp))
-			checkT(v.MulScalar_(beta2))
-			g2 := mustT(g.MulScalar(oneMinusBeta2, false)) // (1 − β2)·g
-			checkT(v.Addcmul_(g, g2))
-			denom := mustT(v.Sqrt(false)) // √v / √(1 − β2ᵗ) + ε
-			checkT(denom.DivScalar_(sqrtBC2))
-			checkT(denom.AddScalar_(eps))
-			upd := mustT(m.MulScalar(stepSize, false)) // −lr/(1 − β1ᵗ) · m
-			checkT(p.Tensor.Addcdiv_(upd, denom))
-			for _, x := range []*ts.Tensor{g, g2, denom, upd} {
-				checkT(x.Drop())
+			if a.WeightDecay != 0 {
+				checkT(p.Tensor.MulScalar_(decay))
 			}
+			checkT(m.Lerp_(g, lerp))
+			checkT(g.MulScalar_(gScale))
+			checkT(v.MulScalar_(beta2))
+			checkT(v.Addcmul_(g, g))
+			denom := mustT(v.Sqrt(false))
+			checkT(denom.MulScalar_(denomScale))
+			checkT(denom.AddScalar_(denomShift))
+			checkT(p.Tensor.Addcdiv_(m, denom))
+			checkT(denom.Drop())
+			checkT(g.Drop())
 		}
 	})
 	return err
