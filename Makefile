@@ -69,11 +69,16 @@ demo: build
 		--actions step_into,step_over,step_return
 
 # The default corpus: function-level programs and the standard library's tests,
-# tokenized (build/corpus).
+# tokenized (build/corpus) with the shipped tokenizer, so that a run can start from the
+# shipped weights. The long run's recipe trains 90% on function-level windows, so the
+# corpus is sized for it: 12,000 programs and a tenth of repository-level trajectories
+# give about 70M training tokens (10 min on two cores). DATA_FLAGS= for `ndb data gen`'s
+# own defaults (50,000 programs, half repository level, a new tokenizer: 587M tokens).
+DATA_FLAGS ?= --programs 12000 --repo-share 0.1 --tokenizer models/default/tokenizer.json
 data: build/corpus/train.bin build/corpus/train.levels
 
 build/corpus/train.bin: | build testsuite
-	$(BIN) data gen --out build/corpus
+	$(BIN) data gen --out build/corpus $(DATA_FLAGS)
 
 # Corpora tokenized before the levels files existed get them without a new build.
 build/corpus/train.levels: | build build/corpus/train.bin
