@@ -19,11 +19,11 @@ type registry struct {
 	idle time.Duration // close sessions idle this long (0: never)
 	now  func() time.Time
 
-	mu       sync.Mutex
-	byID     map[string]*entry
-	opening  int                  // sessions being opened, counted against max
-	expired  map[string]time.Time // ids the idle timeout closed, and when
-	closed   bool
+	mu      sync.Mutex
+	byID    map[string]*entry
+	opening int                  // sessions being opened, counted against max
+	expired map[string]time.Time // ids the idle timeout closed, and when
+	closed  bool
 }
 
 // entry is one open session. sem is held by the tool call working on it, so calls
