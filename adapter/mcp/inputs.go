@@ -34,7 +34,7 @@ type RunToInput struct {
 // EvaluateInput are evaluate's arguments.
 type EvaluateInput struct {
 	Session    string `json:"session" jsonschema:"the id start_session returned"`
-	Expression string `json:"expression" jsonschema:"a Python expression over the current locals: names, literals, indexing, attributes, len(), arithmetic, comparisons, and/or/not; __return__ and __exception__ name a return value and an exception"`
+	Expression string `json:"expression" jsonschema:"a Python expression over the current locals: names, literals, indexing, attributes, len(), comparisons, in, and/or/not (no arithmetic, no calls); __return__ and __exception__ name a return value and an exception"`
 }
 
 // SetVariableInput are set_variable's arguments.
