@@ -151,7 +151,7 @@ func (s *Server) evaluate(ctx context.Context, req *sdk.CallToolRequest, in Eval
 	}
 	defer release()
 	if strings.TrimSpace(in.Expression) == "" {
-		return nil, EvaluateOutput{}, fmt.Errorf(`"expression" is empty: give a Python expression over the locals, such as n + 1`)
+		return nil, EvaluateOutput{}, fmt.Errorf(`"expression" is empty: give a Python expression over the locals, such as n or s[0] == t`)
 	}
 	frames := e.sess.Stack()
 	if len(frames) == 0 {
