@@ -230,7 +230,8 @@ type scripted struct{ entry grammar.State }
 
 func (s *scripted) Entry(context.Context) (grammar.State, error) { return s.entry, nil }
 func (s *scripted) Do(context.Context, grammar.Action) (session.Outcome, error) {
-	return session.Outcome{State: grammar.State{Event: grammar.EventLine, Loc: grammar.Loc{Line: 2}, Func: "f", Locals: grammar.Locals{{Name: "path", Repr: "'x'"}}}}, nil
+	// A decoded prediction names no function.
+	return session.Outcome{State: grammar.State{Event: grammar.EventLine, Loc: grammar.Loc{Line: 2}, Locals: grammar.Locals{{Name: "path", Repr: "'x'"}}}}, nil
 }
 func (s *scripted) Peek(ctx context.Context, a grammar.Action) (session.Outcome, error) {
 	return s.Do(ctx, a)
@@ -260,7 +261,9 @@ func TestNeuralNeverRunsTheProgram(t *testing.T) {
 	cs := connect(t, newServer(t, cfg), nil)
 	var out StartOutput
 	callOK(t, cs, ToolStartSession, map[string]any{"program": prog, "entry": fmt.Sprintf("f(%q)", marker)}, &out)
-	step(t, cs, out.Session, "step_into")
+	if st, txt := step(t, cs, out.Session, "step_into"); st.Function != "f" || !strings.HasPrefix(txt, "line 2 in f  open(path, 'w').write('ran')") {
+		t.Errorf("a predicted state's function, from the derived stack: %+v %q", st, txt)
+	}
 	step(t, cs, out.Session, "step_over")
 	callOK(t, cs, ToolPredict, map[string]any{"program": prog, "entry": fmt.Sprintf("f(%q)", marker), "action": "step_over"}, &PredictOutput{})
 	if _, err := os.Stat(marker); err == nil {

@@ -76,6 +76,12 @@ func stateOf(s *session.Session, reason string) State {
 	gctx := s.Program().Context
 	cur := s.Current()
 	st := State{Point: pointOf(gctx, cur), Stop: reason, Output: cur.Output}
+	if st.Function == "" && !cur.Ended() {
+		// A predicted state names no function: the derived stack does.
+		if frames := s.Stack(); len(frames) > 0 {
+			st.Function = frames[0].Func
+		}
+	}
 	if cmp := s.Compare(); cmp != nil {
 		rec, _ := cmp.Recorded()
 		r := pointOf(gctx, rec)
