@@ -57,7 +57,7 @@ func (r *registry) reserve() (done func(), err error) {
 		return nil, fmt.Errorf("the server is shutting down")
 	}
 	if r.max > 0 && len(r.byID)+r.opening >= r.max {
-		return nil, fmt.Errorf("%d sessions are open, the most this server allows (--max-sessions %d): end one with end_session, or restart `ndb mcp` with a higher --max-sessions", len(r.byID)+r.opening, r.max)
+		return nil, fmt.Errorf("%d sessions are open, the most this server allows (--max-sessions %d): end one with end_session, or restart ndb mcp with a higher --max-sessions", len(r.byID)+r.opening, r.max)
 	}
 	r.opening++
 	var once sync.Once
