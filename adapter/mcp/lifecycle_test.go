@@ -299,3 +299,27 @@ func TestStreamableHTTP(t *testing.T) {
 		})
 	}
 }
+
+// panicky is a backend with a bug: its steps panic.
+type panicky struct{ scripted }
+
+func (p *panicky) Do(context.Context, grammar.Action) (session.Outcome, error) {
+	panic("index out of range")
+}
+
+// A panic in a tool call is a tool error; the server and the session stay up.
+func TestPanicIsAToolError(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.Session.Neural = func(context.Context, *session.Program, session.Options) (session.Backend, error) {
+		return &panicky{scripted{entry: grammar.State{Event: grammar.EventCall, Loc: grammar.Loc{Line: 1}, Func: "count"}}}, nil
+	}
+	cs := connect(t, newServer(t, cfg), nil)
+	id, _ := start(t, cs, "neural")
+	expectError(t, cs, ToolStep, map[string]any{"session": id, "action": "step_into"}, "internal error in ndb (index out of range)", "still up")
+	var gs GetStateOutput
+	callOK(t, cs, ToolGetState, map[string]any{"session": id}, &gs)
+	if gs.State.Line != 1 {
+		t.Errorf("the session after a panic: %+v", gs.State)
+	}
+	start(t, cs, "recorded")
+}

@@ -96,7 +96,9 @@ func (s *Server) ServeStdio(ctx context.Context, r io.ReadCloser, w io.WriteClos
 // Handler serves the streamable HTTP transport: any number of clients, each with its
 // own MCP session; ndb sessions are shared by id.
 func (s *Server) Handler() http.Handler {
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.mcp }, nil)
+	// An MCP session over HTTP that no request used for the idle timeout is closed too
+	// (ndb sessions are closed by the registry's own sweep).
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.mcp }, &sdk.StreamableHTTPOptions{SessionTimeout: s.cfg.IdleTimeout})
 }
 
 // OpenSessions is the number of open sessions.
