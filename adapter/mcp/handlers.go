@@ -41,6 +41,9 @@ func (s *Server) startSession(ctx context.Context, req *sdk.CallToolRequest, in 
 		locs[i] = grammar.Loc{Line: n}
 	}
 	sess.SetBreakpoints(locs)
+	// As in the DAP server's default: a continue that ends in an uncaught exception
+	// stops at it first (stop "exception"); the next continue goes on to the exit.
+	sess.SetFilters(session.Filters{Uncaught: true})
 	id, err := s.reg.add(sess)
 	if err != nil {
 		sess.Close()

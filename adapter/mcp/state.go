@@ -154,7 +154,7 @@ func (p Point) Text() string {
 // differences.
 func (s State) Text() string {
 	var b strings.Builder
-	if s.Stop != "" && s.Stop != string(session.StopStep) && s.Stop != string(session.StopExit) {
+	if s.Stop != "" && s.Stop != string(session.StopStep) && s.Stop != string(session.StopExit) && s.Stop != s.Event {
 		b.WriteString(s.Stop + ": ")
 	}
 	b.WriteString(s.Point.Text())

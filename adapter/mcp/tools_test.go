@@ -247,3 +247,17 @@ func TestProgress(t *testing.T) {
 		t.Errorf("progress: %v, want [0 1 2]", got)
 	}
 }
+
+// A continue that ends in an uncaught exception stops at the exception first.
+func TestContinueStopsAtUncaughtException(t *testing.T) {
+	cs := connect(t, newServer(t, testConfig(t)), nil)
+	var out StartOutput
+	callOK(t, cs, ToolStartSession, map[string]any{"program": "exception_uncaught.py", "entry": `lookup({"a": 1, "b": 2}, ["a", "c"])`, "mode": "recorded"}, &out)
+	st, txt := step(t, cs, out.Session, "continue")
+	if st.Stop != "exception" || st.Event != "exception" || st.Exception != "KeyError('c')" || txt != "exception line 8 in lookup  found.append(get(table, k))   raises KeyError('c')" {
+		t.Fatalf("continue to the uncaught exception: %+v %q", st, txt)
+	}
+	if st, _ = step(t, cs, out.Session, "continue"); st.Exit != "error" {
+		t.Fatalf("continue past it: %+v", st)
+	}
+}

@@ -50,8 +50,10 @@ func runMCP(ctx context.Context, args []string) error {
 	if _, err := infer.ParseDevice(*device); err != nil {
 		return badInput("%v", err)
 	}
-	if err := checkModelFlag(*model); err != nil {
-		return err
+	if *model != "" {
+		if st, err := os.Stat(*model); err != nil || !st.IsDir() {
+			return badInput("--model %s: not a checkpoint folder", *model)
+		}
 	}
 	srv := mcp.NewServer(mcp.Config{
 		Session: session.Options{Model: *model, Device: *device}, Workers: *workers,
