@@ -22,7 +22,7 @@ type SessionInput struct {
 // StepInput are step's arguments.
 type StepInput struct {
 	Session string `json:"session" jsonschema:"the id start_session returned"`
-	Action  string `json:"action" jsonschema:"the debugger action; continue runs to a breakpoint of start_session or to the end; the inv_ actions walk backwards (inv_step_call: back to the call of the current function)"`
+	Action  string `json:"action" jsonschema:"the debugger action; continue runs to a breakpoint of start_session, the uncaught exception that ends the program, or the end; the inv_ actions walk backwards (inv_step_call: back to the call of the current function)"`
 }
 
 // RunToInput are run_to's arguments.
