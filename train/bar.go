@@ -8,27 +8,38 @@ import (
 	"github.com/ndb-project/ndb/train/progress"
 )
 
-// RunWithBar is Run with a progress bar on w (`ndb train`): steps, the latest
-// training and held-out losses and the tokens per second; a resumed run's bar starts
-// where it resumes. It prints the final state's summary on out.
+// RunWithBar is Run with a progress bar on w (`ndb train`): this sitting's steps, the
+// latest training and held-out losses and the tokens per second. It prints the final
+// state's summary on out.
 func RunWithBar(ctx context.Context, o Options, w, out io.Writer) (State, error) {
-	bar := progress.New(w, "train", int64(o.Steps), "steps")
+	var bar *progress.Bar // this sitting's steps, made at the first step
 	var last State
 	var rate float64
-	bar.SetExtra(func() string {
-		return fmt.Sprintf("| loss %.3f eval %.3f | %.0f tok/s", last.TrainLoss, last.EvalLoss, rate)
-	})
-	first := true
 	st, err := Run(ctx, o, func(s State, tps float64) {
-		if first {
-			bar.Add(int64(s.Step - 1)) // a resumed run starts part way
-			first = false
+		if bar == nil {
+			bar = progress.New(w, "train", int64(s.Recipe.Steps()-s.Step+1), "steps")
+			bar.SetExtra(func() string {
+				return fmt.Sprintf("| step %d | loss %.3f eval %.3f | %.0f tok/s", last.Step, last.TrainLoss, last.EvalLoss, rate)
+			})
 		}
 		last, rate = s, tps
 		bar.Add(1)
 	})
-	bar.Done()
-	fmt.Fprintf(out, "steps %d, tokens %d, train loss %.4f, held-out loss %.4f, %d parameters, %.0f s\n",
-		st.Step, st.Tokens, st.TrainLoss, st.EvalLoss, st.Params, st.Seconds)
+	if bar != nil {
+		bar.Done()
+	}
+	if st.Recipe.Tokens > 0 {
+		fmt.Fprintf(out, "step %d of %d, tokens %d of %d, train loss %.4f, held-out loss %s (function level %s), %d parameters, %.0f s in %d sittings\n",
+			st.Step, st.Recipe.Steps(), st.Tokens, st.Recipe.Tokens, st.TrainLoss, fmtLoss(st.EvalLoss), fmtLoss(st.EvalLossFunction),
+			st.Params, st.Seconds, st.Sittings)
+	}
 	return st, err
+}
+
+// fmtLoss prints a loss, or "-" for one not measured yet.
+func fmtLoss(v float64) string {
+	if v == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.4f", v)
 }
