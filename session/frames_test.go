@@ -1,6 +1,8 @@
 package session_test
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/ndb-project/ndb/grammar"
@@ -55,5 +57,38 @@ func TestOutcomeJSON(t *testing.T) {
 	}
 	if got := string(session.OutcomeJSON(gctx, session.Outcome{Exit: grammar.ExitError})); got != `{"exit": "error"}` {
 		t.Errorf("an exit: %s", got)
+	}
+}
+
+// Compare mode: two threads, each with its own stack and locals, and the differences.
+func TestOpenCompareThreads(t *testing.T) {
+	edited := func(ctx context.Context, prog *session.Program, opt session.Options) (session.Backend, error) {
+		if prog.Recording == nil {
+			t.Error("compare mode's factory got no recording")
+		}
+		src := strings.Replace(prog.Source, "n = 0", "n = 1", 1)
+		rec, err := opt.Tracer.Record(ctx, prog.Path, src, prog.Entry, opt.Limits)
+		if err != nil {
+			return nil, err
+		}
+		return session.NewReplay(rec), nil
+	}
+	s := open(t, "count.py", `count("berry", "r")`, session.ModeCompare, session.Options{Neural: edited})
+	if th := s.Threads(); len(th) != 2 || s.ThreadName(th[0]) != "predicted" || s.ThreadName(th[1]) != "recorded" {
+		t.Fatalf("threads %v", th)
+	}
+	run(t, s, session.PlanOf(grammar.StepInto))
+	run(t, s, session.PlanOf(grammar.StepInto)) // line 3: n differs
+	for th, want := range map[session.Thread]string{session.ThreadMain: "1", session.ThreadRecorded: "0"} {
+		frames, _, err := s.Frames(th)
+		if err != nil || len(frames) != 1 {
+			t.Fatalf("thread %d: %+v, %v", th, frames, err)
+		}
+		if v, err := s.Evaluate(th, 0, frames[0], "n"); err != nil || v.Text != want {
+			t.Errorf("thread %d: n is %v (%v), want %s", th, v, err, want)
+		}
+	}
+	if d := s.Differences(); len(d) != 1 || d[0].String() != "n: predicted 1, recorded 0" {
+		t.Errorf("differences %v", d)
 	}
 }

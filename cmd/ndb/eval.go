@@ -12,7 +12,7 @@ import (
 	"github.com/rs/zerolog/log"
 
 	"github.com/ndb-project/ndb/infer"
-	"github.com/ndb-project/ndb/infer/neural"
+	"github.com/ndb-project/ndb/infer/neural/evalmodel"
 	"github.com/ndb-project/ndb/train/eval"
 	"github.com/ndb-project/ndb/train/eval/evalcmd"
 )
@@ -75,7 +75,7 @@ func (f evalFlags) config(args []string) evalcmd.Config {
 			return nil, nil, badInput("%v", err)
 		}
 		infer.SetThreads(0)
-		p, err := neural.LoadPredictor(name, *f.model, *f.device, *f.maxTokens, infer.NewSampler(temp, topP, int64(*f.seed)))
+		p, err := evalmodel.LoadPredictor(name, *f.model, *f.device, *f.maxTokens, infer.NewSampler(temp, topP, int64(*f.seed)))
 		if err != nil {
 			return nil, nil, err
 		}

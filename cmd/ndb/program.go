@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"os"
 
 	"github.com/rs/zerolog/log"
 
+	"github.com/ndb-project/ndb/infer"
 	"github.com/ndb-project/ndb/session"
 	"github.com/ndb-project/ndb/trace"
 )
@@ -49,4 +51,30 @@ func programError(err error) error {
 		return usageError{pe}
 	}
 	return err
+}
+
+// modelFlags binds the flags of the commands that run the model to a session's
+// options: --model, --device, --temperature, --top-p and the sampling seed (named
+// seedFlag).
+func modelFlags(fs *flag.FlagSet, o *session.Options, seedFlag string) {
+	fs.StringVar(&o.Model, "model", "", "checkpoint `DIR` (default: the model bundled with ndb)")
+	fs.StringVar(&o.Device, "device", "cpu", "cpu, cuda, cuda:N or auto")
+	fs.Float64Var(&o.Temperature, "temperature", 0, "the model's sampling temperature; 0 is greedy")
+	fs.Float64Var(&o.TopP, "top-p", 0.95, "nucleus sampling mass when sampling")
+	fs.Int64Var(&o.Seed, seedFlag, 0, "the model's sampling seed")
+}
+
+// checkModelFlags validates what modelFlags read, and sets libtorch's threads.
+func checkModelFlags(o session.Options) error {
+	if o.Temperature < 0 {
+		return badInput("--temperature must not be negative")
+	}
+	if _, err := infer.ParseDevice(o.Device); err != nil {
+		return badInput("%v", err)
+	}
+	if st, err := os.Stat(o.Model); o.Model != "" && (err != nil || !st.IsDir()) {
+		return badInput("--model %s: not a checkpoint folder", o.Model)
+	}
+	infer.SetThreads(0)
+	return nil
 }

@@ -11,7 +11,7 @@
 // going back is moving the cache position). A switch between forward and reverse
 // actions starts a new trajectory from the current state, with full locals (spec
 // section 6); so does a history that would no longer fit the model's context, a rule
-// the Prompter keeps for the backend and the evaluations (Predictor, `ndb eval`)
+// the Prompter keeps for the backend and the evaluations (evalmodel.Predictor, `ndb eval`)
 // alike.
 package neural
 

@@ -1,4 +1,8 @@
-package neural
+// Package evalmodel is the model as an evaluation's predictor (eval.Predictor, for
+// `ndb eval`): prompts are built as a neural session builds them (neural.Prompter),
+// and the next state is written under the grammar. It is apart from infer/neural so
+// that the debugger's backend does not import the evaluations (and their plots).
+package evalmodel
 
 import (
 	"context"
@@ -7,18 +11,19 @@ import (
 	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/grammar/tokenizer"
 	"github.com/ndb-project/ndb/infer"
+	"github.com/ndb-project/ndb/infer/neural"
 	"github.com/ndb-project/ndb/models"
 	"github.com/ndb-project/ndb/train/eval"
 )
 
 // Predictor is eval.Predictor with the model: the prompt is built as a neural
-// session builds it (Prompter: a history that does not fit starts again from its
+// session builds it (neural.Prompter: a history that does not fit starts again from its
 // last state) and the next state written under the grammar, knowing the action
 // (infer.Generator.GenerateAfter). Like the model, it is not safe for concurrent use.
 type Predictor struct {
 	name     string
 	gen      *infer.Generator
-	prompter Prompter
+	prompter neural.Prompter
 	sampler  *infer.Sampler
 }
 
@@ -27,7 +32,7 @@ type Predictor struct {
 func NewPredictor(name string, m *infer.Model, tok *tokenizer.Tokenizer, vocab *infer.Vocab, maxTokens int, s *infer.Sampler) *Predictor {
 	g := infer.NewGenerator(m, vocab)
 	g.Limits.MaxTokens = maxTokens
-	return &Predictor{name: name, gen: g, prompter: NewPrompter(m, tok, maxTokens), sampler: s}
+	return &Predictor{name: name, gen: g, prompter: neural.NewPrompter(m, tok, maxTokens), sampler: s}
 }
 
 // Name is the predictor's name.
@@ -47,7 +52,7 @@ func (p *Predictor) Predict(ctx context.Context, pr eval.Prompt, n int) ([]eval.
 		}
 		return out, nil
 	}
-	prev := Last(t)
+	prev := neural.Last(t)
 	for i := range out {
 		if i > 0 && p.sampler.Greedy() {
 			out[i] = out[0]
@@ -75,7 +80,7 @@ func LoadPredictor(name, dir, device string, maxTokens int, s *infer.Sampler) (*
 	if dir, err = models.Resolve(dir); err != nil {
 		return nil, err
 	}
-	m, tok, err := Load(dir, dev)
+	m, tok, err := neural.Load(dir, dev)
 	if err != nil {
 		return nil, err
 	}
