@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/sourcegraph/jsonrpc2"
 )
 
 // DefaultGrace is how long past a request's wall-clock limit the pool waits for
@@ -55,6 +56,8 @@ type Pool struct {
 	live   map[*worker]struct{}
 	bg     sync.WaitGroup
 
+	sandbox Sandbox // what the first worker set up
+
 	closeOnce sync.Once
 	stats     methodStats
 	restarts  atomic.Int64
@@ -78,7 +81,7 @@ func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
 	}
 	log := opts.Log.With().Str("component", "trace-pool").Logger()
 	p := &Pool{
-		cfg:     workerConfig{python: python, memoryMiB: opts.MemoryMiB, log: log},
+		cfg:     workerConfig{python: python, memoryMiB: opts.MemoryMiB, killGrace: min(time.Second, opts.Grace/2), log: log},
 		size:    opts.Workers,
 		grace:   opts.Grace,
 		log:     log,
@@ -105,6 +108,9 @@ func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
 		if r.err != nil && first == nil {
 			first = r.err
 		}
+		if r.w != nil {
+			p.sandbox = r.w.sandbox
+		}
 		p.slots <- r.w
 	}
 	if first != nil {
@@ -123,6 +129,10 @@ func (p *Pool) Python() string { return p.cfg.python }
 
 // Version returns the interpreter's version, e.g. "3.11.7".
 func (p *Pool) Version() string { return p.version }
+
+// Sandbox returns what the workers set up for every request's process
+// (docs/sandbox.md).
+func (p *Pool) Sandbox() Sandbox { return p.sandbox }
 
 // Stats returns how many requests of each method ("trace", "parse", "check",
 // "ping") the pool was asked to serve, whatever their outcome.
@@ -322,8 +332,13 @@ func (p *Pool) Close() error {
 }
 
 // isWorkerReport tells an error the worker itself answered with (the worker
-// is fine) from a lost or killed worker.
+// is fine, even when the request's own process died or was killed) from a lost
+// or killed worker.
 func isWorkerReport(err error) bool {
+	var rpcErr *jsonrpc2.Error
+	if errors.As(err, &rpcErr) {
+		return true
+	}
 	return !errors.Is(err, ErrWorkerDied) && !errors.Is(err, ErrWorkerTimeout) &&
 		!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
 }
