@@ -3,7 +3,6 @@ package adapter
 import (
 	"context"
 	"errors"
-	"os"
 
 	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/session"
@@ -17,11 +16,13 @@ func (s *Server) launch(ctx context.Context, cfg LaunchConfig) (*launched, error
 	if (cfg.Mode == ModeNeural || cfg.Mode == ModeCompare) && s.cfg.Neural == nil {
 		return nil, errorf(ErrBackend, errNoModel, cfg.Mode)
 	}
-	src, err := os.ReadFile(cfg.Program)
-	if err != nil {
+	src, err := trace.ReadSource(cfg.Program) // decoded as Python reads it (# coding:)
+	if pe := (*trace.ProgramError)(nil); errors.As(err, &pe) {
+		return nil, errorf(ErrProgram, "%v", pe)
+	} else if err != nil {
 		return nil, errorf(ErrLaunchArguments, "launch: program %s: %v", cfg.Program, unwrapPathError(err))
 	}
-	prog := &Program{Path: cfg.Program, Source: string(src), Entry: cfg.Entry}
+	prog := &Program{Path: cfg.Program, Source: src, Entry: cfg.Entry}
 	var backend session.Backend
 	var cmp *session.Compare
 	switch cfg.Mode {
@@ -32,6 +33,9 @@ func (s *Server) launch(ctx context.Context, cfg LaunchConfig) (*launched, error
 		}
 		if sy := parsed.Syntax; sy != nil {
 			return nil, errorf(ErrProgram, "%v", &trace.ProgramError{Path: cfg.Program, Kind: "syntax", Line: sy.Line, Message: sy.Message})
+		}
+		if len(parsed.Executable) == 0 {
+			return nil, errorf(ErrProgram, "%v", &trace.ProgramError{Path: cfg.Program, Kind: "entry", Message: trace.NoCodeMessage})
 		}
 		prog.Parsed, prog.Context = parsed, grammar.NewContext("", prog.Source)
 		if backend, err = s.cfg.Neural(ctx, cfg, prog); err != nil {

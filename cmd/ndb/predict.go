@@ -57,7 +57,7 @@ func runPredict(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	src, err := os.ReadFile(rest[0])
+	src, err := trace.ReadSource(rest[0])
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func runPredict(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	parsed, err := pool.Parse(ctx, trace.ParseRequest{Source: string(src)})
+	parsed, err := pool.Parse(ctx, trace.ParseRequest{Source: src})
 	pool.Close()
 	if err != nil {
 		return err

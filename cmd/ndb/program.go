@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"os"
 
 	"github.com/rs/zerolog/log"
 
@@ -18,12 +17,14 @@ func newPool(ctx context.Context, n int) (*trace.Pool, error) {
 // recordFile reads and traces a program, turning problems with the user's input into
 // usage errors (exit status 2).
 func recordFile(ctx context.Context, pool *trace.Pool, path, entry string) (*trace.Recording, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
+	src, err := trace.ReadSource(path)
+	var pe *trace.ProgramError
+	if errors.As(err, &pe) {
+		return nil, usageError{pe}
+	} else if err != nil {
 		return nil, badInput("%v", err)
 	}
-	rec, err := pool.Record(ctx, path, string(src), entry, trace.Limits{})
-	var pe *trace.ProgramError
+	rec, err := pool.Record(ctx, path, src, entry, trace.Limits{})
 	if errors.As(err, &pe) {
 		return nil, usageError{pe}
 	}
