@@ -1100,6 +1100,7 @@ METHODS["trace_tests"] = do_trace_tests
 # checks that it is one JSON object before it, alone, writes to the Go side.
 
 PR_SET_PDEATHSIG = 1
+PR_SET_NAME = 15
 PR_SET_CHILD_SUBREAPER = 36
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
@@ -1124,6 +1125,7 @@ class _Zygote:
     netns = False  # runs get a user and network namespace of their own
     nproc = RUN_NPROC
     run_pid = 0  # the child serving the current request, 0 when idle
+    spare = None  # (pid, request pipe, answer pipe, directory) of the next run
 
 
 class _Run:
@@ -1145,9 +1147,21 @@ def _init_zygote(kill_grace):
     _Zygote.nproc = _user_processes() + RUN_NPROC
     _Zygote.netns = _probe_netns()
     signal.signal(signal.SIGTERM, _on_term)
-    import tempfile  # noqa: F401 (imported once here, not in every run)
+    # What the methods import on first use is imported once here, not in every
+    # run (an import of ast in each child cost more than the trace itself).
+    import ast  # noqa: F401
+    import opcode
     import select  # noqa: F401
     import shutil  # noqa: F401
+    import tempfile  # noqa: F401
+    import traceback  # noqa: F401
+
+    global _RESUME
+    _RESUME = opcode.opmap.get("RESUME", -1)
+    # The objects that exist now are never collected: the cyclic collector of a
+    # child then does not touch (and copy) the zygote's pages.
+    gc.collect()
+    gc.freeze()
 
 
 def _on_term(signum, frame):
@@ -1195,28 +1209,84 @@ def _rlimit(which, soft, hard):
         pass
 
 
-def _enter_sandbox(method, lim, tmp, answer_fd):
+def _spawn_spare():
+    """Fork the child that will serve the next request, ahead of it: while the
+    zygote is idle, the fork and the sandbox's set-up are off the request's path.
+    The child waits for its request on a pipe of its own."""
+    import tempfile
+
+    tmp = tempfile.mkdtemp(prefix="ndb-run-")
+    req_r, req_w = os.pipe()
+    ans_r, ans_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(req_w)
+            os.close(ans_r)
+            _enter_sandbox(tmp, req_r, ans_w)
+            _serve_child(req_r, ans_w)
+        finally:
+            os._exit(4)
+    os.close(req_r)
+    os.close(ans_w)
+    _Zygote.spare = (pid, req_w, ans_r, tmp)
+
+
+def _take_spare():
+    """The waiting child, a new one if there is none or it died."""
+    if _Zygote.spare is not None:
+        pid, req_w, ans_r, tmp = _Zygote.spare
+        try:
+            alive = os.waitpid(pid, os.WNOHANG)[0] == 0
+        except ChildProcessError:
+            alive = False
+        if not alive:
+            _drop_spare()
+    if _Zygote.spare is None:
+        _spawn_spare()
+    spare, _Zygote.spare = _Zygote.spare, None
+    return spare
+
+
+def _drop_spare():
+    """Kill the waiting child and remove its directory."""
+    import shutil
+
+    if _Zygote.spare is None:
+        return
+    pid, req_w, ans_r, tmp = _Zygote.spare
+    _Zygote.spare = None
+    for fd in (req_w, ans_r):
+        os.close(fd)
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _enter_sandbox(tmp, request_fd, answer_fd):
     """In a freshly forked child: leave the zygote's session, pipes and limits."""
     os.setsid()  # its own session and process group: killed as one
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     libc = _Zygote.libc
     if libc is not None:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        libc.prctl(PR_SET_NAME, b"ndb-spare", 0, 0, 0)  # its /proc/PID/comm
     if os.getppid() != _Zygote.pid:  # the zygote died before the prctl
         os._exit(1)
     # The link to Go (requests on fd 3, answers on fd 4) and anything else the
     # zygote holds: a program can neither read later requests nor forge answers.
-    os.closerange(3, answer_fd)
-    os.closerange(answer_fd + 1, 1 << 16)
+    lo, hi = sorted((request_fd, answer_fd))
+    os.closerange(3, lo)
+    os.closerange(lo + 1, hi)
+    os.closerange(hi + 1, 1 << 16)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
     _Run.answer_fd = answer_fd
-    cpu = int(lim.wall_secs) + 3  # CPU seconds: a backstop to the wall clock
-    _rlimit(resource.RLIMIT_CPU, cpu, cpu + 1)
     _rlimit(resource.RLIMIT_CORE, 0, 0)
-    if method == "parse":
-        return
     if _Zygote.netns:
         _unshare_network()
     _rlimit(resource.RLIMIT_NPROC, _Zygote.nproc, _Zygote.nproc)
@@ -1257,11 +1327,25 @@ def _forked():
     _Run.answer_fd = -1
 
 
-def _serve_child(method, params, answer_fd):
-    """Serve one request in the child and exit; the answer is "R" + result or
-    "E" + error object, as JSON."""
+def _serve_child(request_fd, answer_fd):
+    """Wait for one request, serve it and exit; the answer is "R" + result or "E"
+    + error object, as JSON."""
+    chunks = []
+    while True:
+        b = os.read(request_fd, 1 << 20)
+        if not b:
+            break
+        chunks.append(b)
+    os.close(request_fd)
+    if _Zygote.libc is not None:
+        _Zygote.libc.prctl(PR_SET_NAME, b"ndb-run", 0, 0, 0)
     me = os.getpid()
     try:
+        req = json.loads(b"".join(chunks))
+        method, params = req.get("method"), req.get("params") or {}
+        lim = _Limits(params.get("limits") if method != "parse" else {"wall_secs": PARSE_WALL_SECS})
+        cpu = int(lim.wall_secs) + 3  # CPU seconds: a backstop to the wall clock
+        _rlimit(resource.RLIMIT_CPU, cpu, cpu + 1)
         result = METHODS[method](params)
         if os.getpid() != me:  # the child of a program's fork() came back here
             os._exit(0)
@@ -1289,27 +1373,24 @@ def _serve_child(method, params, answer_fd):
     os._exit(0)
 
 
-def _run_sandboxed(method, params, link):
-    """Fork a child for one request, wait for its answer within its limit plus the
-    kill grace, clean up after it, and return the JSON-RPC body ("result": ... or
-    "error": ...) as bytes."""
+def _run_sandboxed(method, line, params, link):
+    """Hand one request (its JSON line) to a fresh child, wait for the answer
+    within the limit plus the kill grace, clean up after the child, and return
+    the JSON-RPC body ("result": ... or "error": ...) as bytes."""
     import select
     import shutil
-    import tempfile
 
     lim = _Limits(params.get("limits") if method != "parse" else {"wall_secs": PARSE_WALL_SECS})
-    tmp = tempfile.mkdtemp(prefix="ndb-run-") if method != "parse" else None
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.close(r)
-            _enter_sandbox(method, lim, tmp, w)
-            _serve_child(method, params, w)
-        finally:
-            os._exit(4)
-    os.close(w)
+    pid, w, r, tmp = _take_spare()
     _Zygote.run_pid = pid
+    try:
+        view = memoryview(line)
+        while view:
+            view = view[os.write(w, view):]
+    except OSError:  # the child is gone: its status says how
+        pass
+    finally:
+        os.close(w)
     chunks = []
     timed_out = False
     status = None
@@ -1351,8 +1432,7 @@ def _run_sandboxed(method, params, link):
     finally:
         os.close(r)
         status = _end_run(pid)
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(tmp, ignore_errors=True)
     if timed_out:
         msg = "time limit: the program ran past %gs and was killed" % lim.wall_secs
         return _error_body(CODE_RUN_TIMEOUT, msg)
@@ -1508,10 +1588,12 @@ def _respond(out, msg):
 
 def serve(link, out):
     try:
+        _spawn_spare()
         _serve(link, out)
     finally:
         if _Zygote.run_pid:
             _end_run(_Zygote.run_pid)
+        _drop_spare()
         _sweep()
 
 
@@ -1539,11 +1621,12 @@ def _serve(link, out):
             if rid is not None:
                 _respond(out, msg)
             continue
-        body = _run_sandboxed(name, req.get("params") or {}, link)
+        body = _run_sandboxed(name, line, req.get("params") or {}, link)
         if rid is not None:
             out.write(b'{"jsonrpc": "2.0", "id": ' + json.dumps(rid).encode("ascii") + b", " + body + b"}\n")
             out.flush()
         body = None
+        _spawn_spare()  # while Go reads the answer
 
 
 def main(argv):
