@@ -8,8 +8,8 @@ traced program's stdout and stderr are captured per request and returned in the
 result; the worker's own fd 1 and 2 are only logged by the Go side, so nothing the
 program does with print() can corrupt the RPC channel.
 
-Methods: trace, parse, check, ping. Every request but ping is served by a fresh
-child process forked for it (the sandbox section below). The wire types are defined in trace/types.go;
+Methods: trace, parse, check, ping. Every request that runs a program (trace,
+check) is served by a fresh child process (the sandbox section below). The wire types are defined in trace/types.go;
 the event rules follow section 1 of the trace-model spec. Standard library only;
 Python 3.10 or newer (3.11 is the reference).
 """
@@ -1087,10 +1087,11 @@ METHODS["trace_tests"] = do_trace_tests
 # The sandbox: every request in a fresh process (issue 14; docs/sandbox.md)
 #
 # This process is a zygote. It imports the tracer once and never runs a line of a
-# program: for every request but ping it forks a child that serves that request
-# alone and exits, so nothing one program changes (builtins, sys, import and
-# compile hooks, threads) reaches the next one, and parsing for neural mode
-# happens in a process that never ran user code. A run gets its own session and
+# program: every request that runs one (trace, check, trace_tests) is served by a
+# child forked for it alone, which exits after it, so nothing one program changes
+# (builtins, sys, import and compile hooks, threads) reaches the next one. Parsing
+# for neural mode happens in the zygote itself, a process that never ran user
+# code. A run gets its own session and
 # process group, resource limits, a private temporary working directory, stdin
 # from /dev/null, no access to the zygote's pipes, and no network where the
 # kernel allows a user and network namespace without privileges. The zygote is a
@@ -1107,12 +1108,16 @@ CLONE_NEWNET = 0x40000000
 
 RUN_NPROC = 256  # processes a run may have on top of those the user already has
 RUN_FSIZE = 64 << 20  # the largest file a run may write
-PARSE_WALL_SECS = DEFAULT_WALL_SECS
 
 # Error codes of the zygote's own answers (trace/worker.go maps them).
 CODE_RUN_TIMEOUT = -32001  # the run outlived its limit plus the kill grace: killed
 CODE_RUN_DIED = -32002  # the run's process ended without an answer
 CODE_RUN_GARBLED = -32003  # the run's answer was not one JSON object
+
+# Methods the zygote answers itself: they never run a line of the program (parse
+# only compiles it, and the zygote has never run user code, so no hook can see the
+# source), and a fork would cost more than the answer.
+ZYGOTE_METHODS = ("ping", "parse")
 
 
 class _Zygote:
@@ -1145,7 +1150,10 @@ def _init_zygote(kill_grace):
     except (ImportError, OSError, AttributeError):
         _Zygote.libc = None
     _Zygote.nproc = _user_processes() + RUN_NPROC
-    _Zygote.netns = _probe_netns()
+    # The zygote and its runs get a network namespace of their own, made once
+    # here (a new one per run cost more than the run); each run then adds a user
+    # namespace of its own, so that it has no capability over the zygote.
+    _Zygote.netns = _unshare(CLONE_NEWUSER | CLONE_NEWNET)
     signal.signal(signal.SIGTERM, _on_term)
     # What the methods import on first use is imported once here, not in every
     # run (an import of ast in each child cost more than the trace itself).
@@ -1184,18 +1192,6 @@ def _user_processes():
             except OSError:
                 pass
     return n
-
-
-def _probe_netns():
-    """Whether a child may unshare a user and network namespace (tried once)."""
-    if _Zygote.libc is None:
-        return False
-    pid = os.fork()
-    if pid == 0:
-        ok = _Zygote.libc.unshare(CLONE_NEWUSER | CLONE_NEWNET) == 0
-        os._exit(0 if ok else 1)
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status) == 0
 
 
 def _rlimit(which, soft, hard):
@@ -1288,7 +1284,7 @@ def _enter_sandbox(tmp, request_fd, answer_fd):
     _Run.answer_fd = answer_fd
     _rlimit(resource.RLIMIT_CORE, 0, 0)
     if _Zygote.netns:
-        _unshare_network()
+        _unshare(CLONE_NEWUSER)
     _rlimit(resource.RLIMIT_NPROC, _Zygote.nproc, _Zygote.nproc)
     _rlimit(resource.RLIMIT_FSIZE, RUN_FSIZE, RUN_FSIZE)
     os.chdir(tmp)
@@ -1298,12 +1294,16 @@ def _enter_sandbox(tmp, request_fd, answer_fd):
     os.register_at_fork(after_in_child=_forked)
 
 
-def _unshare_network():
-    """A user namespace (the run keeps its uid, loses every capability outside) and
-    a network namespace with only a loopback that is down: no connection out."""
+def _unshare(flags):
+    """Enter new namespaces: a user namespace (the process keeps its uid and loses
+    every capability outside it) and, with CLONE_NEWNET, a network namespace with
+    only a loopback that is down: no connection out. False when the kernel
+    refuses."""
+    if _Zygote.libc is None:
+        return False
     uid, gid = os.getuid(), os.getgid()
-    if _Zygote.libc.unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0:
-        return
+    if _Zygote.libc.unshare(flags) != 0:
+        return False
     for path, text in (
         ("/proc/self/setgroups", "deny"),
         ("/proc/self/uid_map", "%d %d 1" % (uid, uid)),
@@ -1314,6 +1314,7 @@ def _unshare_network():
                 f.write(text)
         except OSError:
             pass
+    return True
 
 
 def _forked():
@@ -1343,7 +1344,7 @@ def _serve_child(request_fd, answer_fd):
     try:
         req = json.loads(b"".join(chunks))
         method, params = req.get("method"), req.get("params") or {}
-        lim = _Limits(params.get("limits") if method != "parse" else {"wall_secs": PARSE_WALL_SECS})
+        lim = _Limits(params.get("limits"))
         cpu = int(lim.wall_secs) + 3  # CPU seconds: a backstop to the wall clock
         _rlimit(resource.RLIMIT_CPU, cpu, cpu + 1)
         result = METHODS[method](params)
@@ -1380,7 +1381,7 @@ def _run_sandboxed(method, line, params, link):
     import select
     import shutil
 
-    lim = _Limits(params.get("limits") if method != "parse" else {"wall_secs": PARSE_WALL_SECS})
+    lim = _Limits(params.get("limits"))
     pid, w, r, tmp = _take_spare()
     _Zygote.run_pid = pid
     try:
@@ -1616,8 +1617,11 @@ def _serve(link, out):
                 err = {"code": -32601, "message": "unknown method %r" % name}
                 _respond(out, {"jsonrpc": "2.0", "id": rid, "error": err})
             continue
-        if name == "ping":
-            msg = {"jsonrpc": "2.0", "id": rid, "result": do_ping(req.get("params") or {})}
+        if name in ZYGOTE_METHODS:
+            try:
+                msg = {"jsonrpc": "2.0", "id": rid, "result": METHODS[name](req.get("params") or {})}
+            except Exception as e:  # a bug in the tracer; the program never runs here
+                msg = {"jsonrpc": "2.0", "id": rid, "error": {"code": -32603, "message": "worker: " + repr(e)}}
             if rid is not None:
                 _respond(out, msg)
             continue
