@@ -28,16 +28,18 @@ type PoolOptions struct {
 	// DefaultMemoryMiB). A request's Limits.MemoryMiB can lower it, not raise it.
 	MemoryMiB int
 	// Grace is added to a request's wall-clock limit to give its hard deadline
-	// (default DefaultGrace).
+	// (default DefaultGrace). The worker itself kills a program's process at the
+	// limit plus half of it (at most one second), so the deadline is a last resort.
 	Grace time.Duration
 	// Log receives the pool's events and whatever the workers write to their real
 	// stdout and stderr. The zero Logger discards everything.
 	Log zerolog.Logger
 }
 
-// Pool is a fixed-size set of persistent Python tracer workers. It is safe for
-// concurrent use: each request takes an idle worker, waiting for one while its
-// context allows. A worker that dies or overruns its deadline is killed and
+// Pool is a fixed-size set of persistent Python tracer workers, each of which
+// runs every program in a fresh process of its own (docs/sandbox.md). It is safe
+// for concurrent use: each request takes an idle worker, waiting for one while
+// its context allows. A worker that dies or overruns its deadline is killed and
 // replaced, so the pool keeps its size.
 type Pool struct {
 	cfg     workerConfig

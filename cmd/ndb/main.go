@@ -10,7 +10,7 @@
 //	ndb compare FILE [--entry EXPR] (--actions ... | --seed N) [--html OUT]
 //	                                               predicted and recorded side by side
 //	ndb eval nextstate|cruxeval FILE|horizon FILE  the paper's evaluations of a checkpoint
-//	ndb dap [--listen ADDR]                       the Debug Adapter Protocol server
+//	ndb dap [--listen ADDR [--allow-remote]]      the Debug Adapter Protocol server
 //
 // Logs go to stderr through zerolog; stdout carries only the command's result.
 package main
