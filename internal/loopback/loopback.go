@@ -32,7 +32,8 @@ func IsLoopback(addr string) (bool, error) {
 // Check applies the rule to a listen address before the server listens: nil for a
 // loopback address; an error that names the flag for any other address unless
 // allowRemote; with allowRemote, it writes the warning to warn (the server's
-// stderr) and returns nil. name is the command, e.g. "ndb dap".
+// stderr) and returns nil. name is the command the warning names, e.g. "ndb dap";
+// the caller prefixes the error with it.
 func Check(name, addr string, allowRemote bool, warn io.Writer) error {
 	local, err := IsLoopback(addr)
 	if err != nil {
@@ -42,7 +43,7 @@ func Check(name, addr string, allowRemote bool, warn io.Writer) error {
 		return nil
 	}
 	if !allowRemote {
-		return fmt.Errorf("%s: %s is reachable from other machines, and anyone who can connect can run code as this user through recorded mode; listen on 127.0.0.1 or pass %s", name, addr, Flag)
+		return fmt.Errorf("%s is reachable from other machines, and anyone who can connect can run code as this user through recorded mode; listen on 127.0.0.1 or pass %s", addr, Flag)
 	}
 	fmt.Fprintf(warn, "%s: WARNING: listening on %s, beyond this machine (%s): anyone who can connect can run code as this user through recorded mode\n", name, addr, Flag)
 	return nil
