@@ -31,7 +31,7 @@ func (c *conn) onSetBreakpoints(req *dap.SetBreakpointsRequest) (dap.ResponseMes
 	}
 	c.mu.Lock()
 	l := c.launched
-	other := l != nil && !samePath(args.Source.Path, l.prog.Path)
+	other := l != nil && !samePath(args.Source.Path, l.sess.Program().Path)
 	if !other {
 		for _, n := range asked {
 			if !slices.Contains(lines, n) {
@@ -48,8 +48,8 @@ func (c *conn) onSetBreakpoints(req *dap.SetBreakpointsRequest) (dap.ResponseMes
 		case l == nil:
 			bp.Message = "the program is not launched yet"
 		case other:
-			bp.Message = fmt.Sprintf("not the launched program (%s)", l.prog.Path)
-		case !l.executable[n]:
+			bp.Message = fmt.Sprintf("not the launched program (%s)", l.sess.Program().Path)
+		case !l.sess.Executable(n):
 			bp.Message = fmt.Sprintf("line %d is not an executable statement: no line event happens there", n)
 		default:
 			bp.Verified = true
@@ -67,7 +67,7 @@ func (c *conn) onSetBreakpoints(req *dap.SetBreakpointsRequest) (dap.ResponseMes
 func (c *conn) applyBreakpoints(l *launched, lines []int) {
 	var locs []grammar.Loc
 	for _, n := range lines {
-		if l.executable[n] {
+		if l.sess.Executable(n) {
 			locs = append(locs, grammar.Loc{Line: n})
 		}
 	}
@@ -78,7 +78,7 @@ func (c *conn) applyBreakpoints(l *launched, lines []int) {
 func (c *conn) isBreakpoint(line int) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.launched != nil && c.launched.executable[line] && slices.Contains(c.bpLines, line)
+	return c.launched != nil && c.launched.sess.Executable(line) && slices.Contains(c.bpLines, line)
 }
 
 // samePath reports whether a client's source path names the program (an empty path
@@ -133,8 +133,8 @@ func (c *conn) onBreakpointLocations(req *dap.BreakpointLocationsRequest) (dap.R
 	c.mu.Lock()
 	l := c.launched
 	c.mu.Unlock()
-	if l != nil && samePath(args.Source.Path, l.prog.Path) {
-		for _, n := range l.prog.Parsed.Executable {
+	if l != nil && samePath(args.Source.Path, l.sess.Program().Path) {
+		for _, n := range l.sess.Program().Parsed.Executable {
 			if n >= from && n <= to {
 				locs = append(locs, dap.BreakpointLocation{Line: c.lineOut(n)})
 			}

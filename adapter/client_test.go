@@ -1,9 +1,7 @@
 package adapter
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -17,125 +15,65 @@ import (
 	"github.com/google/go-dap"
 	"github.com/rs/zerolog"
 
+	"github.com/ndb-project/ndb/adapter/daptest"
+	"github.com/ndb-project/ndb/session"
 	"github.com/ndb-project/ndb/trace"
 )
 
-// client is a synchronous DAP client for tests. Each request method sends one
-// request (>>) and expect reads the next message (<<) and checks its type, so a test
-// reads as a transcript of the conversation.
+// client is the package's tests' DAP client: daptest's synchronous client with
+// ndb's codec (its custom request included) and the requests and conversations the
+// tests share. Each request method sends one request (>>) and expect reads the next
+// message (<<) and checks its type, so a test reads as a transcript.
 type client struct {
+	*daptest.Client
 	t    testing.TB
-	conn io.ReadWriteCloser
-	seq  int
-	msgs chan dap.Message
-	errs chan error
+	conn io.Writer // for bytes that are no message
 }
 
 // readTimeout bounds a wait for the server's next message: a hang fails the test
 // instead of blocking it (no test asserts how long anything takes).
 const readTimeout = 20 * time.Second
 
-func newClient(t testing.TB, conn io.ReadWriteCloser) *client {
-	c := &client{t: t, conn: conn, msgs: make(chan dap.Message, 64), errs: make(chan error, 1)}
-	go func() {
-		r := bufio.NewReader(conn)
-		cd := newCodec()
-		for {
-			content, err := dap.ReadBaseMessage(r)
-			if err != nil {
-				c.errs <- err
-				close(c.msgs)
-				return
-			}
-			m, err := cd.DecodeMessage(content)
-			if err != nil {
-				c.errs <- fmt.Errorf("undecodable message from the server: %v: %s", err, content)
-				close(c.msgs)
-				return
-			}
-			c.msgs <- m
-		}
-	}()
-	return c
+func newClient(t testing.TB, conn io.ReadWriter) *client {
+	return &client{Client: daptest.New(t, conn, conn, daptest.Options{Name: "ndb", Timeout: readTimeout, Decoder: newCodec()}), t: t, conn: conn}
 }
 
 // request sends a request with the given arguments (any JSON-marshalable value).
 func (c *client) request(command string, args any) int {
 	c.t.Helper()
-	c.seq++
-	m := map[string]any{"seq": c.seq, "type": "request", "command": command}
-	if args != nil {
-		m["arguments"] = args
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	c.raw(b)
-	return c.seq
+	return c.Send(command, args)
 }
 
 // raw sends bytes as one framed message.
 func (c *client) raw(content []byte) {
 	c.t.Helper()
-	if err := dap.WriteBaseMessage(c.conn, content); err != nil {
-		c.t.Fatalf("writing to the server: %v", err)
-	}
+	c.SendRaw(content)
 }
 
 // next reads the server's next message.
 func (c *client) next() dap.Message {
 	c.t.Helper()
-	select {
-	case m, ok := <-c.msgs:
-		if !ok {
-			c.t.Fatalf("the server closed the connection: %v", <-c.errs)
-		}
-		return m
-	case <-time.After(readTimeout):
-		c.t.Fatal("no message from the server")
-	}
-	return nil
+	return c.Next()
 }
 
 // expectClosed checks that the server closes the connection next.
 func (c *client) expectClosed() {
 	c.t.Helper()
-	select {
-	case m, ok := <-c.msgs:
-		if ok {
-			c.t.Fatalf("expected the connection to close, got %s", dump(m))
-		}
-	case <-time.After(readTimeout):
-		c.t.Fatal("the server did not close the connection")
-	}
+	c.ExpectClosed()
 }
 
-func dump(m dap.Message) string {
-	b, _ := json.Marshal(m)
-	return fmt.Sprintf("%T %s", m, b)
-}
+func dump(m dap.Message) string { return daptest.Dump(m) }
 
 // expect reads the next message and checks that it is a T.
 func expect[T dap.Message](c *client) T {
 	c.t.Helper()
-	m := c.next()
-	v, ok := m.(T)
-	if !ok {
-		var zero T
-		c.t.Fatalf("expected %T, got %s", zero, dump(m))
-	}
-	return v
+	return daptest.Expect[T](c.Client)
 }
 
 // expectError reads an error response with the given id and returns its message.
 func (c *client) expectError(command string, id int) string {
 	c.t.Helper()
-	r := expect[*dap.ErrorResponse](c)
-	if r.Command != command || r.Body.Error == nil || r.Body.Error.Id != id {
-		c.t.Fatalf("expected a %s error response with id %d, got %s", command, id, dump(r))
-	}
-	return r.Body.Error.Format
+	return c.ExpectError(command, id)
 }
 
 // expectStopped reads a stopped event with the given reason.
@@ -296,7 +234,7 @@ func testPool(t testing.TB) *trace.Pool {
 }
 
 func testConfig(t testing.TB) Config {
-	return Config{Pool: testPool(t), Log: testLog(t)}
+	return Config{Session: session.Options{Tracer: testPool(t)}, Log: testLog(t)}
 }
 
 // testLog writes the server's log to the test's log when NDB_TEST_LOG is set.

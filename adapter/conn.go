@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-dap"
 	"github.com/rs/zerolog"
 
-	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/session"
 )
 
@@ -61,25 +60,16 @@ type conn struct {
 	vars   handles[varRef]
 }
 
-// launched is a launched program and its session.
+// launched is a launched program and its session, which owns the debugging (the
+// run loop, the stack, the locals, the step limit).
 type launched struct {
 	cfg  LaunchConfig
-	prog *Program
 	sess *session.Session
-	cmp  *session.Compare // compare mode only
-	// executable lines of the program (breakpoint candidates).
-	executable map[int]bool
-	// lastLocals keeps, per thread, the latest state with locals of every frame
-	// instance visited: the locals shown for caller frames and for states that
-	// carry none (return, exception, inv_line_call).
-	lastLocals [3]map[int]grammar.State
 	// outputSent marks, per thread, that the program output of the run was sent.
 	outputSent [3]bool
-	// actions counts the backend actions taken, against cfg.MaxSteps.
-	actions int
 }
 
-// stopInfo is the latest stop.
+// stopInfo is the latest stop as the client saw it.
 type stopInfo struct {
 	reason string
 	// exception is the exception's repr when the stop is on an exception state.

@@ -29,8 +29,8 @@ func TestDebugpySession(t *testing.T) {
 	var outs [2]stopAt
 	probe := func(i int) func(c *wireClient, thread int) {
 		return func(c *wireClient, thread int) {
-			c.call("stepOut", map[string]any{"threadId": thread}, nil)
-			st, ok := c.stoppedOrEnd()
+			c.Call("stepOut", map[string]any{"threadId": thread}, nil)
+			st, ok := c.StoppedOrEnd()
 			if ok {
 				outs[i] = view(t, c, st, thread)
 			}
@@ -115,8 +115,8 @@ func stepsFrom(t testing.TB, c *wireClient, thread int, cmds ...string) []stopAt
 	t.Helper()
 	var path []stopAt
 	for _, cmd := range cmds {
-		c.call(cmd, map[string]any{"threadId": thread}, nil)
-		st, ok := c.stoppedOrEnd()
+		c.Call(cmd, map[string]any{"threadId": thread}, nil)
+		st, ok := c.StoppedOrEnd()
 		if !ok {
 			return append(path, stopAt{})
 		}

@@ -238,18 +238,18 @@ func dapSessionAt(t testing.TB, a dapTarget, name, bpFn string, steps int, probe
 	var path []stopAt
 	t0 := time.Now()
 	c, end := a.start(t)
-	c.call("initialize", map[string]any{"clientID": "ndb-bench", "adapterID": a.name, "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"}, nil)
-	launch := c.send("launch", args)
-	c.event("initialized", nil)
+	c.Call("initialize", map[string]any{"clientID": "ndb-bench", "adapterID": a.name, "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"}, nil)
+	launch := c.Send("launch", args)
+	c.Event("initialized", nil)
 	var bps struct{ Breakpoints []dap.Breakpoint }
-	c.call("setBreakpoints", map[string]any{"source": map[string]any{"path": prog}, "breakpoints": []map[string]any{{"line": bpLine}}}, &bps)
+	c.Call("setBreakpoints", map[string]any{"source": map[string]any{"path": prog}, "breakpoints": []map[string]any{{"line": bpLine}}}, &bps)
 	if len(bps.Breakpoints) != 1 || !bps.Breakpoints[0].Verified {
 		t.Fatalf("%s: the breakpoint on line %d is not verified: %+v", a.name, bpLine, bps.Breakpoints)
 	}
-	c.call("setExceptionBreakpoints", map[string]any{"filters": []string{}}, nil)
-	c.call("configurationDone", nil, nil)
-	c.response(launch, nil) // ndb answers launch before initialized; debugpy after configurationDone
-	first, ok := c.stoppedOrEnd()
+	c.Call("setExceptionBreakpoints", map[string]any{"filters": []string{}}, nil)
+	c.Call("configurationDone", nil, nil)
+	c.Response(launch, nil) // ndb answers launch before initialized; debugpy after configurationDone
+	first, ok := c.StoppedOrEnd()
 	if !ok {
 		t.Fatalf("%s: the program ended before the breakpoint on line %d", a.name, bpLine)
 	}
@@ -259,8 +259,8 @@ func dapSessionAt(t testing.TB, a dapTarget, name, bpFn string, steps int, probe
 
 	for range steps {
 		s0 := time.Now()
-		c.call("stepIn", map[string]any{"threadId": thread}, nil)
-		st, ok := c.stoppedOrEnd()
+		c.Call("stepIn", map[string]any{"threadId": thread}, nil)
+		st, ok := c.StoppedOrEnd()
 		times.stops += time.Since(s0)
 		if !ok {
 			t.Fatalf("%s: the program ended after %d steps; path: %v", a.name, len(path)-1, path)
@@ -271,7 +271,7 @@ func dapSessionAt(t testing.TB, a dapTarget, name, bpFn string, steps int, probe
 	if probe != nil {
 		probe(c, thread)
 	}
-	c.call("disconnect", map[string]any{"terminateDebuggee": true}, nil)
+	c.Call("disconnect", map[string]any{"terminateDebuggee": true}, nil)
 	times.total = time.Since(t0)
 	end()
 	return times, path
@@ -282,13 +282,13 @@ func dapSessionAt(t testing.TB, a dapTarget, name, bpFn string, steps int, probe
 func view(t testing.TB, c *wireClient, st dap.StoppedEventBody, thread int) stopAt {
 	t.Helper()
 	var stack struct{ StackFrames []dap.StackFrame }
-	c.call("stackTrace", map[string]any{"threadId": thread, "startFrame": 0, "levels": 20}, &stack)
+	c.Call("stackTrace", map[string]any{"threadId": thread, "startFrame": 0, "levels": 20}, &stack)
 	if len(stack.StackFrames) == 0 {
-		t.Fatalf("%s: an empty stack at a stop: %+v", c.name, st)
+		t.Fatalf("%s: an empty stack at a stop: %+v", c.Name(), st)
 	}
 	top := stack.StackFrames[0]
 	var scopes struct{ Scopes []dap.Scope }
-	c.call("scopes", map[string]any{"frameId": top.Id}, &scopes)
+	c.Call("scopes", map[string]any{"frameId": top.Id}, &scopes)
 	ref, ret := 0, false
 	for _, s := range scopes.Scopes {
 		switch s.Name {
@@ -299,9 +299,9 @@ func view(t testing.TB, c *wireClient, st dap.StoppedEventBody, thread int) stop
 		}
 	}
 	if ref == 0 {
-		t.Fatalf("%s: no Locals scope in %+v", c.name, scopes.Scopes)
+		t.Fatalf("%s: no Locals scope in %+v", c.Name(), scopes.Scopes)
 	}
-	c.call("variables", map[string]any{"variablesReference": ref}, nil)
+	c.Call("variables", map[string]any{"variablesReference": ref}, nil)
 	file := ""
 	if top.Source != nil {
 		file = filepath.Base(top.Source.Path)

@@ -198,18 +198,6 @@ func (c *conn) column() int {
 	return 0
 }
 
-// threadName is the name of a thread in the threads request and in messages.
-func threadName(compare bool, id int) string {
-	switch {
-	case !compare:
-		return "main"
-	case id == threadRecorded:
-		return "recorded"
-	default:
-		return "predicted"
-	}
-}
-
 func badThread(id int) error {
 	return errorf(ErrUnknownReference, "unknown thread %d", id)
 }

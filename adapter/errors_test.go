@@ -30,7 +30,7 @@ func TestLaunchErrors(t *testing.T) {
 		{"bad entry", map[string]any{"program": count, "entry": "nosuch(1)"}, ErrProgram, "nosuch"},
 		{"unknown mode", map[string]any{"program": count, "mode": "psychic"}, ErrLaunchArguments, `unknown "mode" "psychic"`},
 		{"mode not a string", map[string]any{"program": count, "mode": true}, ErrLaunchArguments, `"mode" must be`},
-		{"neural without a model", map[string]any{"program": count, "mode": "neural"}, ErrBackend, "neural mode needs a model: not available in this build yet"},
+		{"neural without a model", map[string]any{"program": count, "mode": "neural"}, ErrBackend, "neural mode needs a model: this build has no neural backend"},
 		{"compare without a model", map[string]any{"program": count, "mode": "compare"}, ErrBackend, "compare mode needs a model"},
 		{"missing model", map[string]any{"program": count, "model": filepath.Join(dir, "none.ckpt")}, ErrLaunchArguments, "model"},
 		{"negative temperature", map[string]any{"program": count, "temperature": -0.5}, ErrLaunchArguments, `"temperature" must be a number >= 0`},

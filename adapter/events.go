@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-dap"
 
 	"github.com/ndb-project/ndb/grammar"
+	"github.com/ndb-project/ndb/session"
 )
 
 // Exit codes of the exited event, one per exit state.
@@ -49,13 +50,9 @@ func stoppedEvent(stop stopInfo, hit []int) *dap.StoppedEvent {
 // sendProgramOutput sends the program output each thread's run produced, once: the
 // recorded backend hands over all of it when the run ends.
 func (c *conn) sendProgramOutput(l *launched) {
-	if o := l.sess.Current(); o.Output != "" && !l.outputSent[threadMain] {
-		l.outputSent[threadMain] = true
-		c.output("stdout", o.Output)
-	}
-	if l.cmp != nil {
-		if o, _ := l.cmp.Recorded(); o.Output != "" && !l.outputSent[threadRecorded] {
-			l.outputSent[threadRecorded] = true
+	for _, t := range l.sess.Threads() {
+		if _, o, _ := l.sess.Frames(t); o.Output != "" && !l.outputSent[t] {
+			l.outputSent[t] = true
 			c.output("stdout", o.Output)
 		}
 	}
@@ -65,21 +62,24 @@ func (c *conn) sendProgramOutput(l *launched) {
 // that does not terminate, then exited and terminated.
 func (c *conn) sendEnd(l *launched) {
 	exit := l.sess.Current().Exit
-	who := "recorded"
-	if l.cfg.Mode != ModeRecorded {
-		who = "predicted"
+	who, recorded := "predicted", ""
+	if l.cfg.Mode == session.ModeRecorded {
+		who = "recorded"
+		if rec := l.sess.Program().Recording; rec != nil {
+			recorded = rec.Result.Exception
+		}
 	}
 	switch exit {
 	case grammar.ExitNever:
 		why := ""
-		if rec := l.prog.Recording; l.cfg.Mode == ModeRecorded && rec != nil && rec.Result.Exception != "" {
-			why = fmt.Sprintf(" (the tracer stopped it at its %s)", rec.Result.Exception)
+		if recorded != "" {
+			why = fmt.Sprintf(" (the tracer stopped it at its %s)", recorded)
 		}
 		c.output("console", fmt.Sprintf("ndb: the program is %s not to terminate%s; exit code %d\n", who, why, ExitCodeNever))
 	case grammar.ExitError:
 		exc := ""
-		if rec := l.prog.Recording; l.cfg.Mode == ModeRecorded && rec != nil && rec.Result.Exception != "" {
-			exc = ": " + rec.Result.Exception
+		if recorded != "" {
+			exc = ": " + recorded
 		}
 		c.output("stderr", fmt.Sprintf("ndb: the program ended with an uncaught exception%s\n", exc))
 	}

@@ -10,20 +10,20 @@ import (
 )
 
 // threadStack returns a thread's derived call stack, innermost frame first, and the
-// thread's current outcome.
+// thread's current outcome (thread 0 is the main thread).
 func threadStack(l *launched, thread int) ([]session.Frame, session.Outcome, error) {
-	switch {
-	case thread == threadMain || thread == 0:
-		return l.sess.Stack(), l.sess.Current(), nil
-	case thread == threadRecorded && l.cmp != nil:
-		out, frames := l.cmp.Recorded()
-		return frames, out, nil
+	if thread == 0 {
+		thread = threadMain
 	}
-	return nil, session.Outcome{}, badThread(thread)
+	frames, out, err := l.sess.Frames(session.Thread(thread))
+	if err != nil {
+		return nil, session.Outcome{}, badThread(thread)
+	}
+	return frames, out, nil
 }
 
 func (c *conn) source(l *launched) *dap.Source {
-	return &dap.Source{Name: filepath.Base(l.prog.Path), Path: l.prog.Path}
+	return &dap.Source{Name: filepath.Base(l.sess.Program().Path), Path: l.sess.Program().Path}
 }
 
 // onStackTrace lists a thread's derived call stack (no execution: calls push, returns
@@ -68,31 +68,6 @@ func (c *conn) frame(id int) (frameRef, error) {
 	return ref, nil
 }
 
-// frameState returns the state a frame shows: the thread's current state for the
-// innermost frame, else the latest state visited in that frame instance (ok false
-// when none is known). locals are the frame's locals: the state's own, or those of
-// the latest state of the frame that had locals (for return, exception and
-// inv_line_call states, and for callers).
-func frameState(l *launched, ref frameRef) (st grammar.State, locals grammar.Locals, haveLocals, top bool) {
-	top = ref.index == 0
-	if top {
-		_, out, _ := threadStack(l, ref.thread)
-		st = out.State
-		if st.Event.HasLocals() {
-			return st, st.Locals, true, true
-		}
-	}
-	if ref.frame.ID > 0 {
-		if last, ok := l.lastLocals[ref.thread][ref.frame.ID]; ok {
-			if !top {
-				st = last
-			}
-			return st, last.Locals, true, top
-		}
-	}
-	return st, nil, false, top
-}
-
 // onScopes lists a frame's scopes: Return value or Exception on a return or exception
 // state, Locals, and in compare mode Differences on the predicted thread's innermost
 // frame.
@@ -105,7 +80,8 @@ func (c *conn) onScopes(req *dap.ScopesRequest) (dap.ResponseMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, locals, haveLocals, top := frameState(l, ref)
+	v := l.sess.Frame(session.Thread(ref.thread), ref.index, ref.frame)
+	st, locals, haveLocals, top := v.State, v.Locals, v.HasLocals, v.Top
 	var scopes []*scope
 	var hints []string
 	if top {
@@ -126,9 +102,9 @@ func (c *conn) onScopes(req *dap.ScopesRequest) (dap.ResponseMessage, error) {
 		scopes = append(scopes, sc)
 		hints = append(hints, "locals")
 	}
-	if top && l.cmp != nil && ref.thread == threadPredicted {
+	if top && l.sess.Mode() == session.ModeCompare && ref.thread == threadPredicted {
 		sc := &scope{name: "Differences", noPaths: true}
-		for _, d := range l.cmp.Differences() {
+		for _, d := range l.sess.Differences() {
 			name := string(d.Kind)
 			if d.Kind == session.DiffVariable {
 				name = d.Name

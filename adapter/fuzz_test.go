@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-dap"
 	"github.com/rs/zerolog"
 
+	"github.com/ndb-project/ndb/session"
 	"github.com/ndb-project/ndb/trace"
 )
 
@@ -55,10 +56,18 @@ func fuzzServer(t testing.TB) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := NewServer(Config{Log: zerolog.Nop()})
-	srv.record = func(context.Context, string, string, string) (*trace.Recording, error) { return rec, nil }
-	srv.parse = func(context.Context, string) (trace.ParseResult, error) { return rec.Parsed, nil }
-	return srv
+	return NewServer(Config{Session: session.Options{Tracer: canned{rec}}, Log: zerolog.Nop()})
+}
+
+// canned is a tracer whose every program is one recording.
+type canned struct{ rec *trace.Recording }
+
+func (c canned) Record(context.Context, string, string, string, trace.Limits) (*trace.Recording, error) {
+	return c.rec, nil
+}
+
+func (c canned) Parse(context.Context, trace.ParseRequest) (trace.ParseResult, error) {
+	return c.rec.Parsed, nil
 }
 
 // FuzzServer feeds arbitrary bytes to a server over an in-memory pipe: it must not

@@ -37,10 +37,11 @@ func (h *handles[T]) get(id int) (T, bool) {
 	return v, ok
 }
 
-// The threads of a session: one, or two in compare mode.
+// The threads of a session: one, or two in compare mode (the session's threads;
+// their numbers are the DAP thread ids).
 const (
-	threadMain      = 1 // the only thread; in compare mode, the predicted execution
-	threadRecorded  = 2 // compare mode: the recorded execution
+	threadMain      = int(session.ThreadMain)     // the only thread; in compare mode, the predicted execution
+	threadRecorded  = int(session.ThreadRecorded) // compare mode: the recorded execution
 	threadPredicted = threadMain
 )
 

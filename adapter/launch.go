@@ -2,7 +2,6 @@ package adapter
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -12,27 +11,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/session"
-	"github.com/ndb-project/ndb/trace"
 )
 
-// Mode is how a session answers debugger actions.
-type Mode string
-
-// The modes of a launch.
-const (
-	// ModeNeural predicts every state with the model; it never runs the program.
-	ModeNeural Mode = "neural"
-	// ModeRecorded runs the program once under the tracer and replays that execution.
-	ModeRecorded Mode = "recorded"
-	// ModeCompare runs both in lockstep: two threads, "predicted" and "recorded".
-	ModeCompare Mode = "compare"
-)
-
-// DefaultMode is the mode of a launch that names none. It is recorded until the
-// neural engine ships: a default that fails for everyone would be a bad first run.
-const DefaultMode = ModeRecorded
+// DefaultMode is the mode of a launch that names none: recorded, which runs the
+// program and so always answers right; neural and compare are asked for by name.
+const DefaultMode = session.ModeRecorded
 
 // DefaultMaxSteps caps the actions of a session whose launch sets no maxSteps.
 const DefaultMaxSteps = 10000
@@ -43,7 +27,7 @@ type LaunchConfig struct {
 	Program string
 	// Entry is a call such as `f(3, "x")`; empty debugs the whole script.
 	Entry string
-	Mode  Mode
+	Mode  session.Mode
 	// Model is a checkpoint path for the neural backend; empty means its default.
 	Model string
 	// Temperature of the model's sampling; 0 is greedy.
@@ -55,28 +39,9 @@ type LaunchConfig struct {
 	MaxSteps int
 }
 
-// Program is what a backend is built from: the program's source and static
-// structure, and in recorded and compare modes its recorded execution.
-type Program struct {
-	Path   string
-	Source string
-	Entry  string
-	// Parsed holds the functions and executable lines (from the tracer's parse; the
-	// program is not run for it).
-	Parsed  trace.ParseResult
-	Context grammar.Context
-	// Recording is the traced execution; nil in neural mode, where the program is
-	// never run.
-	Recording *trace.Recording
-}
-
-// BackendFactory builds the neural backend of a launch. In compare mode it builds the
-// predicted side, and prog.Recording is the recorded side's execution (which the
-// predicted side must not look at beyond its entry state).
-type BackendFactory func(ctx context.Context, cfg LaunchConfig, prog *Program) (session.Backend, error)
-
-// errNoModel is the answer to a neural or compare launch while no factory is set.
-const errNoModel = "%s mode needs a model: not available in this build yet (use \"mode\": \"recorded\")"
+// errNoModel is the answer to a neural or compare launch in a build without the
+// neural backend (the ndb binary always has it; a test server may not).
+const errNoModel = "%s mode needs a model: this build has no neural backend (use \"mode\": \"recorded\")"
 
 // launchFields are the launch arguments ndb reads; any other field is ignored (VS
 // Code adds its own: type, request, name, __sessionId, ...).
@@ -133,12 +98,11 @@ func parseLaunch(raw json.RawMessage, cwd string) (LaunchConfig, []string, error
 		if err := decodeString(v, &m); err != nil {
 			return cfg, ignored, badLaunch("mode", `"neural", "recorded" or "compare"`, v)
 		}
-		switch Mode(m) {
-		case ModeNeural, ModeRecorded, ModeCompare:
-			cfg.Mode = Mode(m)
-		default:
+		mode, err := session.ParseMode(m)
+		if err != nil {
 			return cfg, ignored, errorf(ErrLaunchArguments, `launch: unknown "mode" %q: want "neural", "recorded" or "compare"`, m)
 		}
+		cfg.Mode = mode
 	}
 	if v, ok := args["model"]; ok {
 		if err := decodeString(v, &cfg.Model); err != nil || cfg.Model == "" {

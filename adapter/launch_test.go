@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/ndb-project/ndb/session"
 )
 
 func TestParseLaunchDefaults(t *testing.T) {
@@ -18,7 +20,7 @@ func TestParseLaunchDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := LaunchConfig{Program: prog, Mode: ModeRecorded, MaxSteps: DefaultMaxSteps}
+	want := LaunchConfig{Program: prog, Mode: session.ModeRecorded, MaxSteps: DefaultMaxSteps}
 	if cfg != want {
 		t.Errorf("config %+v, want %+v", cfg, want)
 	}
@@ -30,7 +32,7 @@ func TestParseLaunchDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = LaunchConfig{Program: prog, Entry: "f(1)", Mode: ModeNeural, Model: prog, Temperature: 0.7, Seed: -3, StopOnEntry: true, MaxSteps: 20}
+	want = LaunchConfig{Program: prog, Entry: "f(1)", Mode: session.ModeNeural, Model: prog, Temperature: 0.7, Seed: -3, StopOnEntry: true, MaxSteps: 20}
 	if cfg != want {
 		t.Errorf("config %+v, want %+v", cfg, want)
 	}

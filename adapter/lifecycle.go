@@ -4,6 +4,7 @@ import (
 	"github.com/google/go-dap"
 
 	"github.com/ndb-project/ndb/grammar"
+	"github.com/ndb-project/ndb/session"
 )
 
 // capabilities are the features ndb declares in its initialize response: only what
@@ -62,7 +63,7 @@ func (c *conn) onLaunch(req *dap.LaunchRequest) (dap.ResponseMessage, error) {
 	c.mu.Lock()
 	c.launched = l
 	c.mu.Unlock()
-	if cfg.Model != "" && cfg.Mode == ModeRecorded {
+	if cfg.Model != "" && cfg.Mode == session.ModeRecorded {
 		c.output("console", "ndb: \"model\" is ignored in recorded mode\n")
 	}
 	c.log.Info().Str("program", cfg.Program).Str("entry", cfg.Entry).Str("mode", string(cfg.Mode)).Msg("launched")
@@ -92,18 +93,21 @@ func (c *conn) onConfigurationDone(req *dap.ConfigurationDoneRequest) (dap.Respo
 	case first.Event == grammar.EventLine && c.isBreakpoint(first.Loc.Line):
 		c.stopNow(l, stopInfo{reason: "breakpoint"}, []int{first.Loc.Line})
 	default:
-		c.startAction(l, planContinue)
+		c.startAction(l, session.PlanContinue)
 	}
 	return nil, nil
 }
 
 func (c *conn) onThreads(req *dap.ThreadsRequest) (dap.ResponseMessage, error) {
 	c.mu.Lock()
-	compare := c.launched != nil && c.launched.cmp != nil
+	l := c.launched
 	c.mu.Unlock()
-	threads := []dap.Thread{{Id: threadMain, Name: threadName(compare, threadMain)}}
-	if compare {
-		threads = append(threads, dap.Thread{Id: threadRecorded, Name: threadName(true, threadRecorded)})
+	threads := []dap.Thread{{Id: threadMain, Name: "main"}}
+	if l != nil {
+		threads = threads[:0]
+		for _, t := range l.sess.Threads() {
+			threads = append(threads, dap.Thread{Id: int(t), Name: l.sess.ThreadName(t)})
+		}
 	}
 	return &dap.ThreadsResponse{Response: newResponse(&req.Request), Body: dap.ThreadsResponseBody{Threads: threads}}, nil
 }

@@ -19,20 +19,20 @@ import (
 // editedFactory stands in for the neural backend in compare mode: it replays a
 // recording of the program with `n = 0` changed to `n = 1`, so the two threads
 // differ in n from line 3 on.
-func editedFactory(t *testing.T) BackendFactory {
-	return func(ctx context.Context, cfg LaunchConfig, prog *Program) (session.Backend, error) {
+func editedFactory(t *testing.T) session.NeuralFactory {
+	return func(ctx context.Context, prog *session.Program, opt session.Options) (session.Backend, error) {
 		src := strings.Replace(prog.Source, "n = 0", "n = 1", 1)
 		rec, err := testPool(t).Record(ctx, prog.Path, src, prog.Entry, trace.Limits{})
 		if err != nil {
 			return nil, err
 		}
-		return trace.NewReplay(rec), nil
+		return session.NewReplay(rec), nil
 	}
 }
 
 func TestCompareMode(t *testing.T) {
 	cfg := testConfig(t)
-	cfg.Neural = editedFactory(t)
+	cfg.Session.Neural = editedFactory(t)
 	c := pipeClient(t, cfg)
 	c.start(launchArgs(t, "count.py", "mode", "compare", "stopOnEntry", true))
 	c.configurationDone()
@@ -121,7 +121,7 @@ func (b *blocking) Close() error {
 func blockingConfig(t *testing.T) (Config, *blocking) {
 	b := &blocking{started: make(chan struct{}, 1)}
 	cfg := testConfig(t)
-	cfg.Neural = func(ctx context.Context, cfg LaunchConfig, prog *Program) (session.Backend, error) {
+	cfg.Session.Neural = func(ctx context.Context, prog *session.Program, opt session.Options) (session.Backend, error) {
 		if prog.Recording != nil {
 			t.Error("the neural backend was given a recording")
 		}
@@ -195,7 +195,7 @@ func TestNeuralNeverRunsTheProgram(t *testing.T) {
 	}
 	defer p.Close()
 	cfg, _ := blockingConfig(t)
-	cfg.Pool = p
+	cfg.Session.Tracer = p
 	c := pipeClient(t, cfg)
 	c.start(launchArgs(t, "count.py", "mode", "neural", "stopOnEntry", true))
 	c.configurationDone()
@@ -227,7 +227,7 @@ func TestNeuralSyntaxError(t *testing.T) {
 // editableReplay stands in for a neural backend that can change variables: a replay
 // whose current state takes edits.
 type editableReplay struct {
-	*trace.Replay
+	*session.Replay
 	cur grammar.State
 }
 
@@ -258,15 +258,15 @@ func (e *editableReplay) SetVariable(name, repr string) (grammar.State, error) {
 
 func TestNeuralModeSetVariable(t *testing.T) {
 	cfg := testConfig(t)
-	cfg.Neural = func(ctx context.Context, lc LaunchConfig, prog *Program) (session.Backend, error) {
-		if lc.Mode != ModeNeural || lc.Temperature != 0.5 || lc.Seed != 9 || prog.Recording != nil || len(prog.Parsed.Executable) == 0 {
-			t.Errorf("factory got %+v, parse %+v", lc, prog.Parsed)
+	cfg.Session.Neural = func(ctx context.Context, prog *session.Program, opt session.Options) (session.Backend, error) {
+		if opt.Temperature != 0.5 || opt.Seed != 9 || prog.Recording != nil || len(prog.Parsed.Executable) == 0 {
+			t.Errorf("factory got %+v, parse %+v", opt, prog.Parsed)
 		}
 		rec, err := testPool(t).Record(ctx, prog.Path, prog.Source, prog.Entry, trace.Limits{})
 		if err != nil {
 			return nil, err
 		}
-		return &editableReplay{Replay: trace.NewReplay(rec)}, nil
+		return &editableReplay{Replay: session.NewReplay(rec)}, nil
 	}
 	c := pipeClient(t, cfg)
 	c.start(launchArgs(t, "count.py", "mode", "neural", "stopOnEntry", true, "temperature", 0.5, "seed", 9))

@@ -12,22 +12,22 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"github.com/ndb-project/ndb/trace"
+	"github.com/ndb-project/ndb/session"
 )
 
 // Config configures a Server.
 type Config struct {
-	// Pool is the tracer the recorded and compare modes record with, and every mode
-	// parses with. Nil: the server starts its own on first use (Workers workers) and
-	// closes it in Close.
-	Pool    *trace.Pool
+	// Session is what every launch's session starts from (session.Open): the
+	// recording limits, the default model and its device. A launch sets the mode,
+	// maxSteps, temperature and seed, and its "model" overrides Model.
+	//
+	// Session.Tracer records (recorded and compare modes) and parses (every mode);
+	// nil: the server starts its own pool on first use (Workers workers) and closes
+	// it in Close. Session.Neural, when set, builds the neural backend instead of the
+	// factory the binary registered (session.RegisterNeural); with neither, neural
+	// and compare launches fail with a clear error.
+	Session session.Options
 	Workers int
-	// Limits bound every recording (zero fields: the tracer's defaults).
-	Limits trace.Limits
-	// Neural builds the neural backend (and compare mode's predicted side). Nil until
-	// the neural engine ships: neural and compare launches then fail with a clear
-	// error.
-	Neural BackendFactory
 	// Log receives the server's events; the zero Logger discards them. In stdio mode
 	// it must not write to stdout, which carries the protocol.
 	Log zerolog.Logger
@@ -43,12 +43,13 @@ type Config struct {
 //   - A connection goroutine (ServeConn) owns the reader: it blocks reading the next
 //     message and dispatches it synchronously, so requests are handled in order. It
 //     owns the connection's state (the launch, the session, breakpoints, handles)
-//     under conn.mu. A launch runs here too (parsing and recording are bounded by the
-//     tracer's limits), so nothing else is read meanwhile.
+//     under conn.mu. A launch runs here too (session.Open: parsing and recording are
+//     bounded by the tracer's limits), so nothing else is read meanwhile.
 //   - At most one action goroutine per connection runs a resuming request (next,
 //     stepIn, stepOut, continue, stepBack, reverseContinue, ndbReverseStep, and the
-//     start after configurationDone) after its response was sent. It blocks on the
-//     backend (a model's prediction; a recorded step is instant), cancellable through
+//     start after configurationDone) after its response was sent: it runs the plan
+//     (session.Run) and blocks on the backend (a model's prediction; a recorded step
+//     is instant), cancellable through
 //     its context: pause, terminate and disconnect, still read by the connection
 //     goroutine, cancel it and wait for it. It then takes conn.mu to reset the
 //     handles and mark the session stopped, and sends the stopped (or exited and
@@ -64,43 +65,36 @@ type Server struct {
 	cfg   Config
 	log   zerolog.Logger
 	codec *codec
-
-	poolOnce sync.Once
-	pool     *trace.Pool
-	poolErr  error
-	ownPool  bool
+	// own is the server's own tracer when Config.Session.Tracer is nil.
+	own *session.LazyTracer
 
 	mu     sync.Mutex
 	conns  map[*conn]struct{}
 	wg     sync.WaitGroup
 	closed bool
-
-	// record traces a program (a test hook; nil uses the pool).
-	record func(ctx context.Context, path, source, entry string) (*trace.Recording, error)
-	// parse reads a program's structure (a test hook; nil uses the pool).
-	parse func(ctx context.Context, source string) (trace.ParseResult, error)
 }
 
 // NewServer returns a server; it serves nothing until Serve, ServeConn or ServeStdio.
 func NewServer(cfg Config) *Server {
-	return &Server{
+	s := &Server{
 		cfg:   cfg,
 		log:   cfg.Log.With().Str("component", "dap").Logger(),
 		codec: newCodec(),
 		conns: map[*conn]struct{}{},
 	}
+	if cfg.Session.Tracer == nil {
+		s.own = &session.LazyTracer{Workers: cfg.Workers, Log: cfg.Log}
+	}
+	return s
 }
 
-// tracer returns the tracer pool, starting the server's own on first use.
-func (s *Server) tracer(ctx context.Context) (*trace.Pool, error) {
-	if s.cfg.Pool != nil {
-		return s.cfg.Pool, nil
+// tracer returns the tracer of every launch: the configured one, or the server's own
+// (started on first use).
+func (s *Server) tracer() session.Tracer {
+	if s.own != nil {
+		return s.own
 	}
-	s.poolOnce.Do(func() {
-		s.pool, s.poolErr = trace.NewPool(ctx, trace.PoolOptions{Workers: s.cfg.Workers, Log: s.cfg.Log})
-		s.ownPool = s.poolErr == nil
-	})
-	return s.pool, s.poolErr
+	return s.cfg.Session.Tracer
 }
 
 // Serve accepts clients on ln until ctx ends or ln fails, each client its own
@@ -177,8 +171,8 @@ func (s *Server) Close() error {
 	}
 	s.mu.Unlock()
 	s.wg.Wait()
-	if s.ownPool {
-		return s.pool.Close()
+	if s.own != nil {
+		return s.own.Close()
 	}
 	return nil
 }

@@ -169,12 +169,9 @@ func (c *conn) onSetVariable(req *dap.SetVariableRequest) (dap.ResponseMessage, 
 	if value == "" {
 		return nil, errorf(ErrSetVariable, "setVariable: the new value is empty: write a Python literal, e.g. 3 or 'abc'")
 	}
-	st, err := l.sess.SetVariable(args.Name, value)
+	_, err = l.sess.SetVariable(args.Name, value)
 	if err != nil {
 		return nil, errorf(ErrSetVariable, "setVariable: %v", err)
-	}
-	if st.Frame != 0 {
-		l.lastLocals[threadMain][st.Frame] = st
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -43,3 +43,7 @@ var ErrAtStart = errors.New("already at the first state: there is nothing earlie
 
 // ErrEnded is returned by an action after the program ended.
 var ErrEnded = errors.New("the program has ended")
+
+// ErrMaxSteps is returned by an action once the session took its Options.MaxSteps
+// actions.
+var ErrMaxSteps = errors.New("the session took its maxSteps actions")

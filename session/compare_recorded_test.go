@@ -47,7 +47,7 @@ func compareCountSource(t *testing.T) string {
 func TestCompareRecordingWithItself(t *testing.T) {
 	src := compareCountSource(t)
 	a, b := compareRecordings(t, src, src, `count("berry", "r")`)
-	cmp := session.NewCompare(trace.NewReplay(a), trace.NewReplay(b), nil)
+	cmp := session.NewCompare(session.NewReplay(a), session.NewReplay(b), nil)
 	s := session.New(cmp, nil)
 	ctx := context.Background()
 	if _, err := s.Start(ctx); err != nil {
@@ -75,7 +75,7 @@ func TestCompareRecordingWithEditedCopy(t *testing.T) {
 	src := compareCountSource(t)
 	edited := strings.Replace(src, "n = 0", "n = 1", 1)
 	a, b := compareRecordings(t, edited, src, `count("berry", "r")`)
-	cmp := session.NewCompare(trace.NewReplay(a), trace.NewReplay(b), nil)
+	cmp := session.NewCompare(session.NewReplay(a), session.NewReplay(b), nil)
 	s := session.New(cmp, nil)
 	ctx := context.Background()
 	if _, err := s.Start(ctx); err != nil {

@@ -17,22 +17,48 @@ type Step struct {
 }
 
 // Session is one debugging session: the backend it steps, the history of actions and
-// outcomes, the call stack derived from them, and the breakpoints. Its methods are
-// safe for concurrent use; actions run one at a time.
+// outcomes, the call stack derived from them, each frame's latest locals, the
+// breakpoints and exception filters, and the step limit. Its methods are safe for
+// concurrent use; actions run one at a time, and the settings (SetBreakpoints,
+// SetFilters) can be changed while one runs: they apply from the next Run.
 type Session struct {
-	mu          sync.Mutex
-	backend     Backend
-	started     bool
-	current     Outcome
-	history     []Step
-	stack       stack
+	mu      sync.Mutex
+	backend Backend
+	started bool
+	current Outcome
+	history []Step
+	stack   stack
+	// Set by Open before the session is shared, then never changed: read without mu
+	// (zero for a session made with New).
+	prog       *Program
+	mode       Mode
+	cmp        *Compare
+	executable map[int]bool
+	maxSteps   int
+	// actions counts the backend actions taken, against maxSteps.
+	actions int
+	// frames keeps, per thread, the latest state with locals of every frame instance
+	// visited: the locals shown for caller frames and for states that carry none
+	// (return, exception, inv_line_call).
+	frames [threadCount]map[int]grammar.State
+	// lastStop is where the latest Run stopped (the uncaught filter reads it).
+	lastStop Stop
+
+	// cfgMu guards the settings, which never wait for an action in flight.
+	cfgMu       sync.Mutex
 	breakpoints []grammar.Loc
+	filters     Filters
 }
 
-// New returns a session over a backend. lookup names the function of a location for
-// the derived call stack (may be nil).
+// New returns a session over a backend, not started. lookup names the function of a
+// location for the derived call stack (may be nil). Open is the constructor front
+// ends use: it reads the program and builds the backend of a mode.
 func New(b Backend, lookup FuncLookup) *Session {
-	return &Session{backend: b, stack: stack{lookup: lookup}}
+	s := &Session{backend: b, stack: stack{lookup: lookup}, executable: map[int]bool{}}
+	for i := range s.frames {
+		s.frames[i] = map[int]grammar.State{}
+	}
+	return s
 }
 
 // Start asks the backend for the entry state.
@@ -49,11 +75,13 @@ func (s *Session) Start(ctx context.Context) (grammar.State, error) {
 	s.started = true
 	s.current = Outcome{State: st}
 	s.stack.visit(st, grammar.Forward)
+	s.remember()
 	return st, nil
 }
 
 // Do applies an action. Forward actions after the program ended return ErrEnded;
-// reverse actions are still allowed then (they walk back into the execution).
+// reverse actions are still allowed then (they walk back into the execution). Once
+// the session took its MaxSteps actions, Do returns ErrMaxSteps.
 func (s *Session) Do(ctx context.Context, a grammar.Action) (Outcome, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -66,10 +94,14 @@ func (s *Session) Do(ctx context.Context, a grammar.Action) (Outcome, error) {
 	if s.current.Ended() && !a.Kind.Inverse() {
 		return Outcome{}, ErrEnded
 	}
+	if s.maxSteps > 0 && s.actions >= s.maxSteps {
+		return Outcome{}, ErrMaxSteps
+	}
 	out, err := s.backend.Do(ctx, a)
 	if err != nil {
 		return Outcome{}, err
 	}
+	s.actions++
 	s.current = out
 	s.history = append(s.history, Step{Action: a, Outcome: out})
 	if !out.Ended() {
@@ -79,6 +111,7 @@ func (s *Session) Do(ctx context.Context, a grammar.Action) (Outcome, error) {
 		}
 		s.stack.visit(out.State, dir)
 	}
+	s.remember()
 	return out, nil
 }
 
@@ -107,22 +140,61 @@ func (s *Session) History() []Step {
 	return slices.Clone(s.history)
 }
 
-// SetBreakpoints replaces the breakpoint lines.
+// SetBreakpoints replaces the breakpoint lines. In a session made by Open, lines
+// where no line event can happen (not executable) are left out.
 func (s *Session) SetBreakpoints(locs []grammar.Loc) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.breakpoints = slices.Clone(locs)
+	var keep []grammar.Loc
+	for _, l := range locs {
+		if s.prog == nil || s.executable[l.Line] {
+			keep = append(keep, l)
+		}
+	}
+	s.cfgMu.Lock()
+	defer s.cfgMu.Unlock()
+	s.breakpoints = keep
 }
 
 // ContinueAction is what a debugger's continue means here: a breakpoint action over
 // every breakpoint line, or continue to the exit when there are none.
 func (s *Session) ContinueAction() grammar.Action {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.cfgMu.Lock()
+	defer s.cfgMu.Unlock()
 	if len(s.breakpoints) == 0 {
 		return grammar.Action{Kind: grammar.Continue}
 	}
 	return grammar.Action{Kind: grammar.Breakpoint, Lines: slices.Clone(s.breakpoints)}
+}
+
+// Executable reports whether a line event can happen at line n of the program (a
+// breakpoint candidate); false in a session made with New.
+func (s *Session) Executable(n int) bool { return s.executable[n] }
+
+// Program returns what the session was opened on (nil for a session made with New):
+// its source, parse, context and, in recorded and compare modes, its recording.
+func (s *Session) Program() *Program { return s.prog }
+
+// Mode returns the session's mode ("" for a session made with New).
+func (s *Session) Mode() Mode { return s.mode }
+
+// Peeker is implemented by backends that can predict an action's outcome without
+// moving (the neural backend): repeated calls draw repeated samples.
+type Peeker interface {
+	Peek(ctx context.Context, a grammar.Action) (Outcome, error)
+}
+
+// Peek predicts the outcome of action a without moving the session, when the
+// backend can (see Peeker).
+func (s *Session) Peek(ctx context.Context, a grammar.Action) (Outcome, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, ok := s.backend.(Peeker)
+	if !ok {
+		return Outcome{}, errors.New("this backend cannot predict without moving")
+	}
+	if err := a.Validate(); err != nil {
+		return Outcome{}, err
+	}
+	return p.Peek(ctx, a)
 }
 
 // SetVariable edits a variable of the current state, when the backend can condition
@@ -142,6 +214,9 @@ func (s *Session) SetVariable(name, repr string) (grammar.State, error) {
 		return grammar.State{}, err
 	}
 	s.current.State = st
+	if st.Frame != 0 {
+		s.frames[ThreadMain][st.Frame] = st
+	}
 	return st, nil
 }
 

@@ -28,7 +28,7 @@ func recordedSession(t *testing.T, file, entry string) *session.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := session.New(trace.NewReplay(rec), nil)
+	s := session.New(session.NewReplay(rec), nil)
 	if _, err := s.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -46,8 +46,10 @@ func (t *Tree) Do(i int, a grammar.Action) (j int, exit bool, err error) {
 	return 0, true, nil
 }
 
-// nextAtLevel is the next node at i's level, skipping i's subtree; at the end of the
+// NextAtLevel is the next node at i's level, skipping i's subtree; at the end of the
 // level it is the next node one level up (or len(Nodes) when there is none).
+func (t *Tree) NextAtLevel(i int) int { return t.nextAtLevel(i) }
+
 func (t *Tree) nextAtLevel(i int) int {
 	d := t.Nodes[i].Depth
 	j := i + 1

@@ -2,19 +2,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
-	"strings"
 
+	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/infer"
-	"github.com/ndb-project/ndb/infer/neural"
 	"github.com/ndb-project/ndb/models"
 	"github.com/ndb-project/ndb/session"
 	"github.com/ndb-project/ndb/session/comparereport"
-	"github.com/ndb-project/ndb/trace"
 )
 
 // runCompare implements `ndb compare FILE [--entry EXPR] (--actions a,b,... | --seed N)
@@ -57,81 +53,16 @@ func runCompare(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	dev, err := infer.ParseDevice(*device)
-	if err != nil {
-		return badInput("%v", err)
-	}
-	dir, err := modelDir(*model)
+	opt := session.Options{Model: *model, Device: *device, Temperature: *temp, TopP: *topP, Seed: *seedModel, MaxTokens: *maxTokens}
+	report, err := compareFile(ctx, files[0], *entry, opt, actions, uint64(max(*seed, 0)))
 	if err != nil {
 		return err
 	}
-
-	pool, err := newPool(ctx, 1)
-	if err != nil {
-		return err
-	}
-	rec, err := recordFile(ctx, pool, files[0], *entry)
-	pool.Close()
-	if err != nil {
-		return err
-	}
-	how := "--actions " + *actionList
-	if actions == nil {
-		s := trace.NewSampler(uint64(*seed), trace.SampleOptions{Lines: rec.Lines()})
-		for _, st := range s.Walk(rec.Forward, 0, nil).Steps {
-			actions = append(actions, st.Action)
-		}
-		specs := make([]string, len(actions))
-		for i, a := range actions {
-			specs[i] = a.Spec()
-		}
-		how = fmt.Sprintf("sampled from seed %d: %s", *seed, strings.Join(specs, ","))
-	}
-
-	start, err := neural.EntryState(rec.Context, rec.Parsed, *entry)
-	if err != nil {
-		return badInput("%v", err)
-	}
-	infer.SetThreads(0)
-	m, tok, err := neural.Load(dir, dev)
-	if err != nil {
-		return err
-	}
-	pred, err := neural.New(m, tok, rec.Context, start, neural.Options{
-		Temperature: *temp, TopP: *topP, Seed: *seedModel, CloseModel: true,
-		Limits: infer.Limits{MaxTokens: *maxTokens},
-	})
-	if err != nil {
-		m.Close()
-		return err
-	}
-	cmp := session.NewCompare(pred, trace.NewReplay(rec), nil)
-	defer cmp.Close()
-
-	report := comparereport.Report{Program: files[0], Entry: *entry, Model: dir, Actions: how, Context: rec.Context}
-	if _, err := cmp.Entry(ctx); err != nil {
-		return err
-	}
-	r, _ := cmp.Recorded()
-	report.Steps = append(report.Steps, comparereport.NewStep(nil, cmp.Predicted(), r, nil))
-	for i := range actions {
-		a := &actions[i]
-		if _, err := cmp.Do(ctx, *a); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			report.Steps = append(report.Steps, comparereport.Step{Action: a, Err: err.Error()})
-			break
-		}
-		r, _ := cmp.Recorded()
-		report.Steps = append(report.Steps, comparereport.NewStep(a, cmp.Predicted(), r, cmp.RecordedErr()))
-	}
-
 	if err := comparereport.WriteText(os.Stdout, report, comparereport.TextOptions{Color: useColor, Width: *width}); err != nil {
 		return err
 	}
 	if *htmlOut != "" {
-		if err := writeHTMLReport(*htmlOut, report); err != nil {
+		if err := comparereport.WriteHTMLFile(*htmlOut, report); err != nil {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "ndb compare: wrote %s\n", *htmlOut)
@@ -139,21 +70,29 @@ func runCompare(ctx context.Context, args []string) error {
 	return nil
 }
 
-// modelDir is --model when given (it must be a folder), else the bundled default; a
-// clear error when there is neither.
-func modelDir(flagDir string) (string, error) {
-	if flagDir != "" {
-		st, err := os.Stat(flagDir)
-		if err != nil || !st.IsDir() {
-			return "", badInput("--model %s: not a checkpoint folder", flagDir)
-		}
-		return flagDir, nil
+// compareFile records the program and plays the actions on it and on the model
+// (comparereport.Compare).
+func compareFile(ctx context.Context, path, entry string, opt session.Options, actions []grammar.Action, seed uint64) (comparereport.Report, error) {
+	if _, err := infer.ParseDevice(opt.Device); err != nil {
+		return comparereport.Report{}, badInput("%v", err)
 	}
-	dir, err := models.Resolve("")
-	if errors.Is(err, models.ErrNoDefault) {
-		return "", fmt.Errorf("the neural side needs a model: this ndb bundles none, so pass --model DIR (a checkpoint folder)")
+	if st, err := os.Stat(opt.Model); opt.Model != "" && (err != nil || !st.IsDir()) {
+		return comparereport.Report{}, badInput("--model %s: not a checkpoint folder", opt.Model)
 	}
-	return dir, err
+	src, err := readSource(path)
+	if err != nil {
+		return comparereport.Report{}, err
+	}
+	pool, err := newPool(ctx, 1)
+	if err != nil {
+		return comparereport.Report{}, err
+	}
+	defer pool.Close()
+	opt.Tracer = pool
+	infer.SetThreads(0)
+	dir, _ := models.Resolve(opt.Model) // for the report: the session resolves it again
+	r, err := comparereport.Compare(ctx, session.Program{Path: path, Source: src, Entry: entry}, opt, actions, seed, dir)
+	return r, programError(err)
 }
 
 // colorMode reads --color: auto colours when stdout is a terminal and NO_COLOR is
@@ -165,23 +104,7 @@ func colorMode(mode string) (bool, error) {
 	case "never":
 		return false, nil
 	case "auto":
-		if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
-			return false, nil
-		}
-		st, err := os.Stdout.Stat()
-		return err == nil && st.Mode()&fs.ModeCharDevice != 0, nil
+		return comparereport.AutoColor(os.Stdout), nil
 	}
 	return false, badInput("--color must be auto, always or never, not %q", mode)
-}
-
-func writeHTMLReport(path string, r comparereport.Report) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := comparereport.WriteHTML(f, r); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }

@@ -9,18 +9,15 @@ import (
 
 	"github.com/rs/zerolog/log"
 
-	"github.com/sugarme/gotch"
-
 	"github.com/ndb-project/ndb/adapter"
-	"github.com/ndb-project/ndb/infer/neural"
+	"github.com/ndb-project/ndb/infer"
 	"github.com/ndb-project/ndb/internal/loopback"
-	"github.com/ndb-project/ndb/models"
 	"github.com/ndb-project/ndb/session"
 )
 
-// runDAP implements `ndb dap [--listen ADDR [--allow-remote]] [--workers N]`: the
-// Debug Adapter Protocol server, on stdin/stdout (one client, as VS Code starts it)
-// or on TCP (several clients, each its own session; loopback only unless
+// runDAP implements `ndb dap [--listen ADDR [--allow-remote]] [--workers N] [--model DIR] [--device DEV]`:
+// the Debug Adapter Protocol server, on stdin/stdout (one client, as VS Code starts
+// it) or on TCP (several clients, each its own session; loopback only unless
 // --allow-remote, see internal/loopback). Logs go to stderr; in stdio mode stdout
 // carries only the protocol.
 func runDAP(ctx context.Context, args []string) error {
@@ -29,19 +26,23 @@ func runDAP(ctx context.Context, args []string) error {
 	allowRemote := fs.Bool("allow-remote", false, "allow a --listen address beyond loopback (anyone who can connect can run code as this user)")
 	workers := fs.Int("workers", 2, "tracer worker processes shared by all sessions")
 	model := fs.String("model", "", "checkpoint `DIR` for neural and compare launches that name no \"model\" (default: the bundled model)")
+	device := fs.String("device", "cpu", "where neural and compare launches run the model: cpu, cuda, cuda:N or auto")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
-		return badInput("usage: ndb dap [--listen ADDR [--allow-remote]] [--workers N] [--model DIR]")
+		return badInput("usage: ndb dap [--listen ADDR [--allow-remote]] [--workers N] [--model DIR] [--device DEV]")
 	}
 	if *workers <= 0 {
 		return badInput("--workers must be positive")
 	}
+	if _, err := infer.ParseDevice(*device); err != nil {
+		return badInput("%v", err)
+	}
 	// Neural and compare launches load the launch's "model" (else --model, else the
-	// bundled default); without any, they fail with a clear error.
-	srv := adapter.NewServer(adapter.Config{Workers: *workers, Log: log.Logger, Neural: neuralFactory(*model)})
+	// bundled default) on --device, each session its own.
+	srv := adapter.NewServer(adapter.Config{Workers: *workers, Log: log.Logger, Session: session.Options{Model: *model, Device: *device}})
 	defer srv.Close()
 	if *listen == "" {
 		done := make(chan error, 1)
@@ -68,34 +69,4 @@ func runDAP(ctx context.Context, args []string) error {
 	fmt.Fprintf(os.Stderr, "ndb dap: listening on %s\n", ln.Addr())
 	log.Info().Str("addr", ln.Addr().String()).Msg("DAP server listening")
 	return srv.Serve(ctx, ln)
-}
-
-// neuralFactory builds a neural backend for a launch: the checkpoint is the launch's
-// "model", else def, else the bundled default. Each session loads its own model (a
-// model's KV cache belongs to one session).
-func neuralFactory(def string) adapter.BackendFactory {
-	return func(ctx context.Context, cfg adapter.LaunchConfig, prog *adapter.Program) (session.Backend, error) {
-		dir := cfg.Model
-		if dir == "" {
-			dir = def
-		}
-		dir, err := models.Resolve(dir)
-		if err != nil {
-			return nil, err
-		}
-		start, err := neural.EntryState(prog.Context, prog.Parsed, prog.Entry)
-		if err != nil {
-			return nil, err
-		}
-		m, tok, err := neural.Load(dir, gotch.CPU)
-		if err != nil {
-			return nil, err
-		}
-		b, err := neural.New(m, tok, prog.Context, start, neural.Options{Temperature: cfg.Temperature, TopP: 0.95, Seed: cfg.Seed, CloseModel: true})
-		if err != nil {
-			m.Close()
-			return nil, err
-		}
-		return b, nil
-	}
 }

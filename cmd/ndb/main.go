@@ -5,7 +5,8 @@
 //	                                               a serialized debugger trajectory
 //	ndb data gen --out DIR [--programs N] [--seed S]  the training corpus
 //	ndb data stats --corpus DIR                   its statistics and plots
-//	ndb train --corpus DIR --out DIR [--resume]   train the model
+//	ndb data levels --corpus DIR                  the levels files of an older corpus
+//	ndb train --corpus DIR --out DIR [--resume]   train the model (one sitting of a run)
 //	ndb predict FILE --entry EXPR --action ACTION predict the next state (JSON)
 //	ndb compare FILE [--entry EXPR] (--actions ... | --seed N) [--html OUT]
 //	                                               predicted and recorded side by side
@@ -22,6 +23,9 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+
+	"github.com/ndb-project/ndb/infer/neural"
+	"github.com/ndb-project/ndb/session"
 )
 
 // exitUsage is the exit status for bad input: a missing file, a syntax error, an entry
@@ -44,6 +48,10 @@ var commands = map[string]command{
 	"train":      {"train the model on a corpus", runTrain},
 	"eval":       {"the paper's evaluations on a checkpoint (nextstate, cruxeval, horizon)", runEval},
 }
+
+// The one place the model meets the runtime: sessions in neural and compare mode,
+// from every front end, get their backend from infer/neural.
+func init() { session.RegisterNeural(neural.Open) }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -7,14 +7,9 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/rs/zerolog/log"
-
 	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/infer"
-	"github.com/ndb-project/ndb/infer/neural"
-	"github.com/ndb-project/ndb/models"
 	"github.com/ndb-project/ndb/session"
-	"github.com/ndb-project/ndb/trace"
 )
 
 // runPredict implements `ndb predict FILE --entry EXPR --action ACTION [--n N]
@@ -48,101 +43,44 @@ func runPredict(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("--action: %v", err)
 	}
-	dev, err := infer.ParseDevice(*device)
-	if err != nil {
+	if _, err := infer.ParseDevice(*device); err != nil {
 		return badInput("%v", err)
 	}
-	dir, err := models.Resolve(*model)
+	pool, err := newPool(ctx, 1)
 	if err != nil {
 		return err
 	}
-	src, err := trace.ReadSource(rest[0])
-	if err != nil {
-		return err
-	}
-	pool, err := trace.NewPool(ctx, trace.PoolOptions{Workers: 1, Log: log.Logger})
-	if err != nil {
-		return err
-	}
-	parsed, err := pool.Parse(ctx, trace.ParseRequest{Source: src})
+	infer.SetThreads(0)
+	sess, err := openFile(ctx, rest[0], *entry, session.ModeNeural, session.Options{
+		Tracer: pool, Model: *model, Device: *device, Temperature: *temp, TopP: *topP, Seed: *seed,
+	})
 	pool.Close()
 	if err != nil {
 		return err
 	}
-	if sy := parsed.Syntax; sy != nil {
-		return &trace.ProgramError{Path: rest[0], Kind: "syntax", Line: sy.Line, Message: sy.Message}
-	}
-	gctx := grammar.NewContext("", string(src))
-	start, err := neural.EntryState(gctx, parsed, *entry)
-	if err != nil {
-		return badInput("%v", err)
-	}
-	infer.SetThreads(0)
-	m, tok, err := neural.Load(dir, dev)
-	if err != nil {
-		return err
-	}
-	b, err := neural.New(m, tok, gctx, start, neural.Options{Temperature: *temp, TopP: *topP, Seed: *seed, CloseModel: true})
-	if err != nil {
-		m.Close()
-		return err
-	}
-	defer b.Close()
+	defer sess.Close()
+	return printPredictions(ctx, sess, a, *n)
+}
+
+// printPredictions peeks at n outcomes of action a and prints them as indented JSON:
+// one object, or a list when n > 1.
+func printPredictions(ctx context.Context, sess *session.Session, a grammar.Action, n int) error {
 	var outs []json.RawMessage
-	for i := 0; i < *n; i++ {
-		o, err := b.Peek(ctx, a)
+	for range n {
+		o, err := sess.Peek(ctx, a)
 		if err != nil {
 			return err
 		}
-		outs = append(outs, outcomeJSON(gctx, o))
+		outs = append(outs, session.OutcomeJSON(sess.Program().Context, o))
 	}
-	var out []byte
-	if *n == 1 {
-		out = outs[0]
-	} else {
+	out := []byte(outs[0])
+	if n > 1 {
 		out, _ = json.Marshal(outs)
 	}
 	var pretty bytes.Buffer
 	if err := json.Indent(&pretty, out, "", "  "); err != nil {
 		return err
 	}
-	_, err = fmt.Println(pretty.String())
+	_, err := fmt.Println(pretty.String())
 	return err
-}
-
-// outcomeJSON writes an outcome as `{"exit": ...}` or `{"event", "line", "source",
-// "locals" (in order), "value"}`.
-func outcomeJSON(gctx grammar.Context, o session.Outcome) json.RawMessage {
-	q := func(v any) string {
-		var b bytes.Buffer
-		e := json.NewEncoder(&b)
-		e.SetEscapeHTML(false)
-		e.Encode(v)
-		return string(bytes.TrimRight(b.Bytes(), "\n"))
-	}
-	if o.Ended() {
-		return json.RawMessage(`{"exit": ` + q(string(o.Exit)) + `}`)
-	}
-	s := o.State
-	src, _ := gctx.Src(s.Loc)
-	var b bytes.Buffer
-	fmt.Fprintf(&b, `{"event": %s, "line": %d, "source": %s`, q(s.Event.String()), s.Loc.Line, q(src))
-	if s.Loc.File != "" {
-		fmt.Fprintf(&b, `, "file": %s`, q(s.Loc.File))
-	}
-	if s.Event.HasLocals() {
-		b.WriteString(`, "locals": {`)
-		for i, v := range s.Locals {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(q(v.Name) + ": " + q(v.Repr))
-		}
-		b.WriteString("}")
-	}
-	if s.Event.HasValue() {
-		b.WriteString(`, "value": ` + q(s.Value))
-	}
-	b.WriteString("}")
-	return b.Bytes()
 }

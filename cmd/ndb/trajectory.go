@@ -5,10 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/ndb-project/ndb/grammar"
-	"github.com/ndb-project/ndb/trace"
 )
 
 // runTrajectory implements `ndb trajectory FILE [--entry EXPR] [--inverse]
@@ -30,6 +28,13 @@ func runTrajectory(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	dir := grammar.Forward
+	if *inverse {
+		dir = grammar.Inverse
+	}
+	if err := grammar.CheckDirection(actions, dir); err != nil {
+		return badInput("--actions: %v; use --inverse only with inv_* actions", err)
+	}
 	pool, err := newPool(ctx, 1)
 	if err != nil {
 		return err
@@ -39,11 +44,7 @@ func runTrajectory(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	tr, err := walkRecording(rec, *inverse, actions, uint64(max(*seed, 0)))
-	if err != nil {
-		return err
-	}
-	text, err := grammar.EncodeTrajectory(tr)
+	text, err := grammar.EncodeTrajectory(rec.Walk(*inverse, actions, uint64(max(*seed, 0))))
 	if err != nil {
 		return err
 	}
@@ -53,46 +54,9 @@ func runTrajectory(ctx context.Context, args []string) error {
 
 // parseActions reads the --actions list; an empty list means "sample".
 func parseActions(list string) ([]grammar.Action, error) {
-	if list == "" {
-		return nil, nil
-	}
-	var actions []grammar.Action
-	for _, spec := range strings.Split(list, ",") {
-		a, err := grammar.ParseActionSpec(strings.TrimSpace(spec))
-		if err != nil {
-			return nil, badInput("--actions: %v", err)
-		}
-		actions = append(actions, a)
+	actions, err := grammar.ParseActionList(list)
+	if err != nil {
+		return nil, badInput("--actions: %v", err)
 	}
 	return actions, nil
-}
-
-// walkRecording follows actions from the entry state (forward) or the last state
-// (inverse), or samples them from seed when actions is nil.
-func walkRecording(rec *trace.Recording, inverse bool, actions []grammar.Action, seed uint64) (grammar.Trajectory, error) {
-	tree := rec.Forward
-	if inverse {
-		tree = tree.Inverse()
-	}
-	for _, a := range actions {
-		if a.Kind.Inverse() != inverse {
-			return grammar.Trajectory{}, badInput("--actions: %s is a %s action; use --inverse only with inv_* actions", a.Kind, direction(a.Kind))
-		}
-	}
-	s := trace.NewSampler(seed, trace.SampleOptions{Lines: rec.Lines()})
-	var tr grammar.Trajectory
-	if actions == nil {
-		tr = s.Sample(tree)
-	} else {
-		tr = s.Walk(tree, 0, actions)
-	}
-	tr.Context = rec.Context
-	return tr, nil
-}
-
-func direction(k grammar.ActionKind) string {
-	if k.Inverse() {
-		return "reverse"
-	}
-	return "forward"
 }

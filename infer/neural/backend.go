@@ -1,18 +1,22 @@
 // Package neural is the neural debugger's backend: a session.Backend whose every
 // outcome is predicted by the model under the grammar, never by running the program.
+// Open is its session.NeuralFactory, which the ndb binary registers
+// (session.RegisterNeural), so that every front end opens neural and compare sessions
+// through session.Open.
 //
 // The prompt is the context, the direction and the history of states and actions,
-// encoded by grammar.Encoder and tokenized; each action appends its tokens and the
-// model writes the next state (infer.Generator, which reuses the KV cache of the
-// prefix the prompt shares with the last one, so a step costs its new tokens, and
+// encoded by grammar.Encoder and tokenized (Prompter); each action appends its tokens
+// and the model writes the next state (infer.Generator, which reuses the KV cache of
+// the prefix the prompt shares with the last one, so a step costs its new tokens, and
 // going back is moving the cache position). A switch between forward and reverse
 // actions starts a new trajectory from the current state, with full locals (spec
-// section 6); so does a history that would no longer fit the model's context.
+// section 6); so does a history that would no longer fit the model's context, a rule
+// the Prompter keeps for the backend and the evaluations (Predictor, `ndb eval`)
+// alike.
 package neural
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -38,11 +42,12 @@ type Options struct {
 // session.Backend and session.Editor; like the model it is not safe for concurrent
 // use.
 type Backend struct {
-	gen     *infer.Generator
-	tok     *tokenizer.Tokenizer
-	ctx     grammar.Context
-	sampler *infer.Sampler
-	opt     Options
+	gen      *infer.Generator
+	tok      *tokenizer.Tokenizer
+	prompter Prompter
+	ctx      grammar.Context
+	sampler  *infer.Sampler
+	opt      Options
 
 	entry grammar.State
 	dir   grammar.Direction
@@ -81,11 +86,12 @@ func New(m *infer.Model, tok *tokenizer.Tokenizer, gctx grammar.Context, entry g
 	}
 	g := infer.NewGenerator(m, infer.NewVocab(tok))
 	g.Limits = opt.Limits
-	b := &Backend{gen: g, tok: tok, ctx: gctx, sampler: infer.NewSampler(opt.Temperature, opt.TopP, opt.Seed), opt: opt, dir: grammar.Forward}
+	b := &Backend{gen: g, tok: tok, prompter: NewPrompter(m, tok, opt.Limits.MaxTokens), ctx: gctx,
+		sampler: infer.NewSampler(opt.Temperature, opt.TopP, opt.Seed), opt: opt, dir: grammar.Forward}
 	b.frame--
 	entry.Frame = b.frame
 	b.entry, b.start = entry, entry
-	if _, err := b.prompt(nil); err != nil {
+	if err := b.check(); err != nil {
 		return nil, fmt.Errorf("entry state: %w", err)
 	}
 	return b, nil
@@ -105,13 +111,15 @@ func (b *Backend) current() *grammar.State {
 	return &b.start
 }
 
-// prompt encodes the trajectory so far followed by action a (none when nil).
-func (b *Backend) prompt(a *grammar.Action) (string, error) {
-	t := grammar.Trajectory{Context: b.ctx, Direction: b.dir, Start: b.start, Steps: b.steps}
-	if a == nil {
-		return grammar.EncodeTrajectory(t)
-	}
-	return grammar.EncodePrompt(t, *a)
+// trajectory is the trajectory so far.
+func (b *Backend) trajectory() grammar.Trajectory {
+	return grammar.Trajectory{Context: b.ctx, Direction: b.dir, Start: b.start, Steps: b.steps}
+}
+
+// check encodes the trajectory so far: an error says it cannot be written.
+func (b *Backend) check() error {
+	_, err := grammar.EncodeTrajectory(b.trajectory())
+	return err
 }
 
 // Do predicts the outcome of action a. ctx cancellation stops the prediction between
@@ -134,20 +142,13 @@ func (b *Backend) Do(ctx context.Context, a grammar.Action) (session.Outcome, er
 	if dir != b.dir {
 		b.restart(dir)
 	}
-	text, err := b.prompt(&a)
+	// A history that no longer fits starts again from the current state.
+	ids, used, _, err := b.prompter.Prompt(b.trajectory(), a)
 	if err != nil {
 		b.dir, b.start, b.steps = saveDir, saveStart, saveSteps
 		return session.Outcome{}, err
 	}
-	ids := b.tok.Encode(text)
-	if lim := b.gen.Model.Config.MaxSeqLen - b.limits().MaxTokens; len(ids) > lim && len(b.steps) > 0 {
-		b.restart(dir) // the history no longer fits: start again from the current state
-		if text, err = b.prompt(&a); err != nil {
-			b.dir, b.start, b.steps = saveDir, saveStart, saveSteps
-			return session.Outcome{}, err
-		}
-		ids = b.tok.Encode(text)
-	}
+	b.start, b.steps = used.Start, used.Steps
 	prev := *b.current()
 	gen, err := b.gen.GenerateAfter(ctx, ids, b.ctx, b.dir, &prev, a.Kind, b.sampler)
 	if err != nil {
@@ -177,14 +178,6 @@ func (b *Backend) Do(ctx context.Context, a grammar.Action) (session.Outcome, er
 // restart begins a new trajectory in direction dir from the current state.
 func (b *Backend) restart(dir grammar.Direction) {
 	b.start, b.steps, b.dir = *b.current(), nil, dir
-}
-
-func (b *Backend) limits() infer.Limits {
-	l := b.opt.Limits
-	if l.MaxTokens <= 0 {
-		l.MaxTokens = 512
-	}
-	return l
 }
 
 // outState is a state as the session sees it: the synthetic frame ids that tie the
@@ -221,7 +214,7 @@ func (b *Backend) SetVariable(name, repr string) (grammar.State, error) {
 		l = append(l, grammar.Var{Name: name, Repr: repr})
 	}
 	cur.Locals = l
-	if _, err := b.prompt(nil); err != nil {
+	if err := b.check(); err != nil {
 		cur.Locals = old
 		return grammar.State{}, err
 	}
@@ -239,9 +232,6 @@ func (b *Backend) Close() error {
 	}
 	return nil
 }
-
-// ErrNoModel says that no checkpoint was given and none is bundled.
-var ErrNoModel = errors.New("no default model bundled; pass --model DIR")
 
 // Peek predicts the outcome of action a without moving the session: repeated calls
 // draw repeated samples of the same step (different ones when sampling), each

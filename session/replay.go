@@ -1,19 +1,20 @@
-package trace
+package session
 
 import (
 	"context"
 	"errors"
 
 	"github.com/ndb-project/ndb/grammar"
-	"github.com/ndb-project/ndb/session"
+	"github.com/ndb-project/ndb/trace"
 )
 
 // Replay is the recorded backend: a record-and-replay debugger over one real
-// execution. The state trees answer every action exactly, reverse actions included.
+// execution (a trace.Recording). The state trees answer every action exactly, reverse
+// actions included.
 type Replay struct {
-	rec *Recording
-	fwd *Tree
-	inv *Tree
+	rec *trace.Recording
+	fwd *trace.Tree
+	inv *trace.Tree
 	// invOf maps a forward node to its inverse node (not a twin).
 	invOf []int
 	dir   grammar.Direction
@@ -22,7 +23,7 @@ type Replay struct {
 }
 
 // NewReplay returns the recorded backend of a recording, at the entry state.
-func NewReplay(rec *Recording) *Replay {
+func NewReplay(rec *trace.Recording) *Replay {
 	inv := rec.Forward.Inverse()
 	invOf := make([]int, len(rec.Forward.Nodes))
 	for k, n := range inv.Nodes {
@@ -34,7 +35,7 @@ func NewReplay(rec *Recording) *Replay {
 }
 
 // Recording returns the execution the backend replays.
-func (r *Replay) Recording() *Recording { return r.rec }
+func (r *Replay) Recording() *trace.Recording { return r.rec }
 
 // Entry returns the first state of the execution.
 func (r *Replay) Entry(context.Context) (grammar.State, error) {
@@ -42,30 +43,30 @@ func (r *Replay) Entry(context.Context) (grammar.State, error) {
 }
 
 // Do applies an action to the current state.
-func (r *Replay) Do(ctx context.Context, a grammar.Action) (session.Outcome, error) {
+func (r *Replay) Do(ctx context.Context, a grammar.Action) (Outcome, error) {
 	if err := ctx.Err(); err != nil {
-		return session.Outcome{}, err
+		return Outcome{}, err
 	}
 	if a.Kind.Inverse() {
 		return r.backward(a)
 	}
 	if r.ended {
-		return session.Outcome{}, session.ErrEnded
+		return Outcome{}, ErrEnded
 	}
 	from := r.forwardPos()
 	j, exit, err := r.fwd.Do(from, a)
 	if err != nil {
-		return session.Outcome{}, err
+		return Outcome{}, err
 	}
 	if exit {
 		r.ended = true
-		return session.Outcome{Exit: r.fwd.Exit, Output: r.rec.Result.Output}, nil
+		return Outcome{Exit: r.fwd.Exit, Output: r.rec.Result.Output}, nil
 	}
 	r.dir, r.pos = grammar.Forward, j
-	return session.Outcome{State: r.fwd.Nodes[j].State()}, nil
+	return Outcome{State: r.fwd.Nodes[j].State()}, nil
 }
 
-func (r *Replay) backward(a grammar.Action) (session.Outcome, error) {
+func (r *Replay) backward(a grammar.Action) (Outcome, error) {
 	var from int
 	switch {
 	case r.ended:
@@ -73,7 +74,7 @@ func (r *Replay) backward(a grammar.Action) (session.Outcome, error) {
 		r.ended = false
 		if a.Kind != grammar.InvStepCall {
 			r.dir, r.pos = grammar.Inverse, 0
-			return session.Outcome{State: r.inv.Nodes[0].State()}, nil
+			return Outcome{State: r.inv.Nodes[0].State()}, nil
 		}
 		from = 0
 	case r.dir == grammar.Inverse:
@@ -82,14 +83,14 @@ func (r *Replay) backward(a grammar.Action) (session.Outcome, error) {
 		from = r.invOf[r.pos]
 	}
 	j, _, err := r.inv.Do(from, a)
-	if errors.Is(err, ErrAtStart) {
-		return session.Outcome{}, session.ErrAtStart
+	if errors.Is(err, trace.ErrAtStart) {
+		return Outcome{}, ErrAtStart
 	}
 	if err != nil {
-		return session.Outcome{}, err
+		return Outcome{}, err
 	}
 	r.dir, r.pos = grammar.Inverse, j
-	return session.Outcome{State: r.inv.Nodes[j].State()}, nil
+	return Outcome{State: r.inv.Nodes[j].State()}, nil
 }
 
 // forwardPos is the current position in the forward tree. An inv_line_call twin (the
@@ -102,10 +103,10 @@ func (r *Replay) forwardPos() int {
 	if n.Event != grammar.EventInvLineCall {
 		return n.Trace
 	}
-	return r.fwd.nextAtLevel(n.Trace) - 1
+	return r.fwd.NextAtLevel(n.Trace) - 1
 }
 
 // Close releases nothing: the recording stays with its owner.
 func (r *Replay) Close() error { return nil }
 
-var _ session.Backend = (*Replay)(nil)
+var _ Backend = (*Replay)(nil)

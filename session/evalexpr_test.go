@@ -1,4 +1,4 @@
-package adapter
+package session
 
 import (
 	"strings"
@@ -73,7 +73,7 @@ func TestEvalExpr(t *testing.T) {
 		{"obj", "<Foo object>"},
 		{"big", "[1, 2, 3, ..."},
 	} {
-		v, err := evalExpr(c.expr, env)
+		v, err := Eval(c.expr, env)
 		if err != nil {
 			t.Errorf("%s: %v", c.expr, err)
 			continue
@@ -103,7 +103,7 @@ func TestEvalExpr(t *testing.T) {
 		{strings.Repeat("(", 200) + "1" + strings.Repeat(")", 200), "nested too deeply"},
 		{strings.Repeat("-", 200) + "1", "nested too deeply"},
 	} {
-		if v, err := evalExpr(c.expr, env); err == nil || !strings.Contains(err.Error(), c.msg) {
+		if v, err := Eval(c.expr, env); err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%q: got %v, %v; want an error saying %q", c.expr, v, err, c.msg)
 		}
 	}
@@ -111,8 +111,8 @@ func TestEvalExpr(t *testing.T) {
 
 func TestExprPath(t *testing.T) {
 	for in, want := range map[string]string{"xs": "xs", "d['a'][0]": "d['a'][0]", "p.y": "p.y", "a and b": "(a and b)", "-n": "(-n)", "'x' +": ""} {
-		if got := exprPath(in); got != want {
-			t.Errorf("exprPath(%q) = %q, want %q", in, got, want)
+		if got := ExprPath(in); got != want {
+			t.Errorf("ExprPath(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -129,7 +129,7 @@ func TestLiteralTextIsCanonical(t *testing.T) {
 		"({1: 2}: 3)", "((1,),)", "[xs[2], d]",
 		strings.Repeat("{", 20) + "1: 2" + strings.Repeat("}: 1", 19) + "}",
 	} {
-		v, err := evalExpr(expr, env)
+		v, err := Eval(expr, env)
 		if err != nil {
 			if strings.HasPrefix(expr, "({") {
 				continue // not an expression
@@ -154,6 +154,6 @@ func FuzzEvalExpr(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, expr string) {
 		defer fuzzwatch.Watch(func() string { return expr })()
-		_, _ = evalExpr(expr, env)
+		_, _ = Eval(expr, env)
 	})
 }

@@ -1,4 +1,4 @@
-package adapter
+package session
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"github.com/ndb-project/ndb/grammar"
 )
 
-// The operations of evalExpr on values, which are reprs.
+// The operations of Eval on values, which are reprs.
 
 func leaf(text string) *grammar.ReprNode {
 	return &grammar.ReprNode{Kind: grammar.ReprLeaf, Text: text}

@@ -1,4 +1,4 @@
-package adapter
+package session
 
 import (
 	"fmt"
@@ -10,8 +10,9 @@ import (
 	"github.com/ndb-project/ndb/grammar"
 )
 
-// evalExpr evaluates a small expression language over a frame's locals, on their
-// reprs alone: nothing of the program is run, so it answers the same in every mode.
+// Eval evaluates a small expression language over a frame's locals, on their
+// reprs alone: nothing of the program is run, so it answers the same in every mode
+// and every front end. env gives a name's repr.
 //
 //	names                  a local of the frame (True, False, None are literals)
 //	literals               numbers, 'strings', [lists], (tuples,), {dicts: ...}, {sets}
@@ -21,7 +22,7 @@ import (
 //	== != < <= > >= in, not in, not, and, or
 //
 // Values are reprs (grammar.ReprNode); the result is one too.
-func evalExpr(expr string, env func(name string) (string, bool)) (*grammar.ReprNode, error) {
+func Eval(expr string, env func(name string) (string, bool)) (*grammar.ReprNode, error) {
 	toks, err := tokenize(expr)
 	if err != nil {
 		return nil, err
@@ -35,6 +36,22 @@ func evalExpr(expr string, env func(name string) (string, bool)) (*grammar.ReprN
 		return nil, fmt.Errorf("unexpected %q", p.toks[p.i].text)
 	}
 	return v, nil
+}
+
+// ExprPath is an expression as the prefix of its elements' evaluateNames: wrapped in
+// parentheses unless it is a name with fields and indexes; "" when it does not
+// tokenize.
+func ExprPath(expr string) string {
+	toks, err := tokenize(expr)
+	if err != nil {
+		return ""
+	}
+	for _, t := range toks {
+		if t.kind == tokOp && t.text != "." && t.text != "[" && t.text != "]" || t.kind == tokName && (t.text == "and" || t.text == "or" || t.text == "not" || t.text == "in") {
+			return "(" + expr + ")"
+		}
+	}
+	return expr
 }
 
 // maxExprDepth bounds the nesting of an expression.
