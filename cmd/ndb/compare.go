@@ -68,9 +68,9 @@ func compareFile(ctx context.Context, path, entry string, opt session.Options, a
 	if err := checkModelFlags(opt); err != nil {
 		return comparereport.Report{}, err
 	}
-	src, err := os.ReadFile(path)
+	src, err := readSource(path)
 	if err != nil {
-		return comparereport.Report{}, badInput("%v", err)
+		return comparereport.Report{}, err
 	}
 	pool, err := newPool(ctx, 1)
 	if err != nil {
@@ -79,7 +79,7 @@ func compareFile(ctx context.Context, path, entry string, opt session.Options, a
 	defer pool.Close()
 	opt.Tracer = pool
 	dir, _ := models.Resolve(opt.Model) // for the report: the session resolves it again
-	r, err := comparereport.Compare(ctx, session.Program{Path: path, Source: string(src), Entry: entry}, opt, actions, seed, dir)
+	r, err := comparereport.Compare(ctx, session.Program{Path: path, Source: src, Entry: entry}, opt, actions, seed, dir)
 	return r, programError(err)
 }
 

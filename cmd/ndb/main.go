@@ -11,7 +11,8 @@
 //	ndb compare FILE [--entry EXPR] (--actions ... | --seed N) [--html OUT]
 //	                                               predicted and recorded side by side
 //	ndb eval nextstate|cruxeval FILE|horizon FILE  the paper's evaluations of a checkpoint
-//	ndb dap [--listen ADDR] [--model DIR] [--device DEV]  the Debug Adapter Protocol server
+//	ndb dap [--listen ADDR [--allow-remote]] [--model DIR] [--device DEV]
+//	                                               the Debug Adapter Protocol server
 //
 // Each command parses its flags and calls into the packages: debugging sessions come
 // from session.Open (dap, predict, compare), whose neural backend this binary

@@ -21,11 +21,11 @@ func newPool(ctx context.Context, n int) (*trace.Pool, error) {
 // recordFile reads and traces a program, turning problems with the user's input into
 // usage errors (exit status 2).
 func recordFile(ctx context.Context, pool *trace.Pool, path, entry string) (*trace.Recording, error) {
-	src, err := os.ReadFile(path)
+	src, err := readSource(path)
 	if err != nil {
-		return nil, badInput("%v", err)
+		return nil, err
 	}
-	rec, err := pool.Record(ctx, path, string(src), entry, trace.Limits{})
+	rec, err := pool.Record(ctx, path, src, entry, trace.Limits{})
 	var pe *trace.ProgramError
 	if errors.As(err, &pe) {
 		return nil, usageError{pe}
@@ -36,12 +36,25 @@ func recordFile(ctx context.Context, pool *trace.Pool, path, entry string) (*tra
 // openFile reads a program and opens its session (session.Open), turning problems
 // with the user's input into usage errors (exit status 2).
 func openFile(ctx context.Context, path, entry string, mode session.Mode, opt session.Options) (*session.Session, error) {
-	src, err := os.ReadFile(path)
+	src, err := readSource(path)
 	if err != nil {
-		return nil, badInput("%v", err)
+		return nil, err
 	}
-	s, err := session.Open(ctx, session.Program{Path: path, Source: string(src), Entry: entry}, mode, opt)
+	s, err := session.Open(ctx, session.Program{Path: path, Source: src, Entry: entry}, mode, opt)
 	return s, programError(err)
+}
+
+// readSource reads a program as Python reads it (trace.ReadSource); a missing file
+// or one that does not decode is a usage error.
+func readSource(path string) (string, error) {
+	src, err := trace.ReadSource(path)
+	var pe *trace.ProgramError
+	if errors.As(err, &pe) {
+		return "", usageError{pe}
+	} else if err != nil {
+		return "", badInput("%v", err)
+	}
+	return src, nil
 }
 
 // programError makes a problem with the user's program a usage error.
