@@ -48,17 +48,7 @@ func (m *Model) Save(dir string, opt SaveOptions) (err error) {
 	func() {
 		defer recoverTorch(&err, "infer.Save")
 		for _, p := range m.params {
-			shape := p.Tensor.MustSize()
-			var t *ts.Tensor = p.Tensor
-			if p.Tensor.MustDevice().IsCuda() {
-				t = must(p.Tensor.To(gotch.CPU, false))
-			}
-			f := make([]float32, p.Tensor.Numel())
-			check(t.CopyData(f, uint(len(f))))
-			if t != p.Tensor {
-				drop(t)
-			}
-			tensors[p.Name] = f32Tensor{shape: shape, data: floatsToBytes(f)}
+			tensors[p.Name] = toF32Tensor(p.Tensor)
 			names = append(names, p.Name)
 		}
 	}()

@@ -14,7 +14,8 @@ func TestNoLibtorchInPurePackages(t *testing.T) {
 	if err != nil {
 		t.Skip("go tool not on PATH")
 	}
-	pkgs := []string{"adapter", "session", "grammar", "grammar/tokenizer", "trace", "train/corpus", "train/synth", "train/decontam"}
+	pkgs := []string{"adapter", "adapter/daptest", "session", "session/comparereport", "grammar", "grammar/tokenizer", "trace", "models",
+		"train/corpus", "train/synth", "train/decontam", "train/eval/evalcmd"}
 	args := []string{"list", "-deps", "-test"}
 	for _, p := range pkgs {
 		args = append(args, "github.com/ndb-project/ndb/"+p)

@@ -3,23 +3,33 @@ package train
 import (
 	"math"
 
-	"github.com/sugarme/gotch/nn"
 	"github.com/sugarme/gotch/ts"
 
 	"github.com/ndb-project/ndb/infer"
 )
 
-// backwardStepClipNorm is one AdamW step with the gradients' global L2 norm clipped to
-// maxNorm, as torch.nn.utils.clip_grad_norm_ does. gotch v0.8.0's own
-// Optimizer.ClipGradNorm locks its VarStore twice and deadlocks, so the clipping is
-// done here over the model's parameters. It returns the norm before clipping.
-func backwardStepClipNorm(opt *nn.Optimizer, params []infer.Param, loss *ts.Tensor, maxNorm float64) (float64, error) {
+// backwardStepClipNorm is one AdamW step at learning rate lr with the gradients'
+// global L2 norm clipped to maxNorm, as torch.nn.utils.clip_grad_norm_ does. It
+// returns the norm before clipping.
+func backwardStepClipNorm(opt *AdamW, params []infer.Param, loss *ts.Tensor, lr, maxNorm float64) (norm float64, err error) {
 	if err := opt.ZeroGrad(); err != nil {
 		return 0, err
 	}
 	if err := loss.Backward(); err != nil {
 		return 0, err
 	}
+	if norm, err = clipGradNorm(params, maxNorm); err != nil {
+		return 0, err
+	}
+	return norm, opt.Step(lr)
+}
+
+// clipGradNorm scales the gradients of params so that their global L2 norm is at
+// most maxNorm (coefficient maxNorm/(norm+1e-6), as PyTorch) and returns the norm
+// before. (gotch v0.8.0's Optimizer.ClipGradNorm locks its VarStore twice and
+// deadlocks.)
+func clipGradNorm(params []infer.Param, maxNorm float64) (norm float64, err error) {
+	defer recoverTorch(&err, "clip the gradient norm")
 	grads := make([]*ts.Tensor, 0, len(params))
 	defer func() {
 		for _, g := range grads {
@@ -28,20 +38,20 @@ func backwardStepClipNorm(opt *nn.Optimizer, params []infer.Param, loss *ts.Tens
 	}()
 	sq := 0.0
 	for _, p := range params {
-		g := p.Tensor.MustGrad(false) // a handle on the gradient, not a copy
+		g := mustT(p.Tensor.Grad(false)) // a handle on the gradient, not a copy
 		grads = append(grads, g)
-		n := g.MustNorm(false)
+		n := mustT(g.Norm(false))
 		v := n.Float64Values()[0]
 		n.MustDrop()
 		sq += v * v
 	}
-	norm := math.Sqrt(sq)
+	norm = math.Sqrt(sq)
 	if coef := maxNorm / (norm + 1e-6); coef < 1 {
 		s := ts.FloatScalar(coef)
+		defer s.MustDrop()
 		for _, g := range grads {
-			g.MustMulScalar_(s)
+			checkT(g.MulScalar_(s))
 		}
-		s.MustDrop()
 	}
-	return norm, opt.Step()
+	return norm, nil
 }

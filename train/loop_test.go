@@ -40,8 +40,9 @@ var tinyModel = infer.Config{Dim: 32, Layers: 2, Heads: 2, Hidden: 64, BOS: -1, 
 func TestTrainingLowersLossAndResumes(t *testing.T) {
 	dir := tinyCorpus(t)
 	out := t.TempDir()
-	o := Options{Corpus: dir, Out: out, Model: tinyModel, SeqLen: 256, Batch: 4, Steps: 60, LR: 3e-3,
-		EvalEvery: 30, EvalBatches: 2, CheckpointEvery: 20, Device: "cpu"}
+	o := Options{Corpus: dir, Out: out, EvalEvery: 30, EvalBatches: 2, CheckpointEvery: 20, Device: "cpu",
+		Recipe: Recipe{Model: tinyModel, SeqLen: 256, Batch: 4, Tokens: 80 * 4 * 256, LR: 3e-3}}
+	o.UntilTokens = 60 * 4 * 256
 	var first float64
 	st, err := Run(context.Background(), o, func(s State, _ float64) {
 		if s.Step == 1 {
@@ -51,28 +52,49 @@ func TestTrainingLowersLossAndResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Step != 60 || st.EvalLoss <= 0 {
-		t.Fatalf("state after the run: %+v", st)
+	if st.Step != 60 || st.EvalLoss <= 0 || st.EvalLossFunction <= 0 {
+		t.Fatalf("state after the first sitting: %+v", st)
 	}
 	if st.TrainLoss >= first-0.5 {
 		t.Errorf("training loss went from %.3f to %.3f: not learning", first, st.TrainLoss)
 	}
-	for _, f := range []string{infer.ConfigFile, infer.TokenizerFile, "model.safetensors"} {
+	for _, f := range []string{infer.ConfigFile, infer.TokenizerFile, infer.WeightsFile, OptimizerFile, StateFile} {
 		if _, err := os.Stat(filepath.Join(out, CheckpointDir, f)); err != nil {
 			t.Errorf("checkpoint lacks %s: %v", f, err)
 		}
 	}
-	// Resume: more steps continue from the saved state and weights.
-	o.Steps, o.Resume = 80, true
+	// A new run over an existing one is refused.
+	o.UntilTokens = 0
+	if _, err := Run(context.Background(), o, nil); err == nil {
+		t.Error("a new run was started over the run in the folder")
+	}
+	// Resume: the run goes on to its planned tokens.
+	o.Resume = true
 	st2, err := Run(context.Background(), o, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st2.Step != 80 || st2.Tokens != st.Tokens+20*4*256 {
+	if st2.Step != 80 || st2.Tokens != st.Tokens+20*4*256 || st2.Sittings != 2 {
 		t.Errorf("resumed run: %+v (before: %+v)", st2, st)
 	}
 	if st2.TrainLoss > st.TrainLoss+0.5 {
 		t.Errorf("resumed training loss %.3f jumped from %.3f: weights not restored", st2.TrainLoss, st.TrainLoss)
+	}
+	// A warm start from that checkpoint: a new run whose first loss is the trained one's.
+	o2 := Options{Corpus: dir, Out: t.TempDir(), EvalBatches: 1, Device: "cpu",
+		Recipe:   Recipe{Model: tinyModel, SeqLen: 256, Batch: 4, Tokens: 4 * 256, LR: 3e-3, Init: filepath.Join(out, CheckpointDir)},
+		Explicit: map[string]bool{"init": true}}
+	var warm float64
+	st3, err := Run(context.Background(), o2, func(s State, _ float64) { warm = s.Loss })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warm > st2.TrainLoss+0.5 || st3.Recipe.Init == "" || st3.Step != 1 {
+		t.Errorf("warm start from a run at loss %.3f: first loss %.3f (fresh: %.3f), state %+v", st2.TrainLoss, warm, first, st3)
+	}
+	o2.Out, o2.Recipe.Model.Dim, o2.Explicit["dim"] = t.TempDir(), 64, true
+	if _, err := Run(context.Background(), o2, nil); err == nil {
+		t.Error("--init with another --dim than the checkpoint's was accepted")
 	}
 }
 

@@ -3,69 +3,47 @@ package train
 import (
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/ndb-project/ndb/infer"
 )
 
-// Options configure a training run. Zero fields take the defaults.
+// Options configure one sitting of a training run: the run's recipe (fixed for the
+// whole run, kept in its state.json) and what belongs to this sitting only (where,
+// how long, how often to evaluate and save).
 type Options struct {
-	// Corpus is a folder written by `ndb data gen`: train.bin, eval.bin, tokenizer.json.
+	// Corpus is a folder written by `ndb data gen`: train.bin, eval.bin, tokenizer.json
+	// (and train.levels, eval.levels, which --function-share needs).
 	Corpus string
-	// Out is the run folder: the latest checkpoint in Out/checkpoint, the run's
-	// state (step, tokens seen, losses) in Out/state.json.
+	// Out is the run folder: the latest complete checkpoint in Out/checkpoint (weights,
+	// optimizer.safetensors and the state.json they belong to), and a copy of that
+	// state in Out/state.json.
 	Out string
-	// Model is the architecture; VocabSize is taken from the tokenizer.
-	Model infer.Config
-	// SeqLen is the packed sequence length (default 512) and Batch the sequences per
-	// step (default 4: on two cores batch 8 ran at half the tokens per second).
-	SeqLen, Batch int
-	// Steps is the number of optimizer steps (default 3,000, about 1.5 hours on two
-	// cores); Warmup the linear
-	// warmup steps (default 5% of Steps).
-	Steps, Warmup int
-	// LR is the peak learning rate (default 1.5e-3; the paper's pre-training peak is
-	// 1e-3, for far larger models and runs).
-	LR float64
-	// WeightDecay of AdamW (default 0.1) and the gradient-norm clip (default 1.0).
-	WeightDecay, Clip float64
-	// EvalEvery steps the held-out loss is measured on EvalBatches batches
-	// (defaults 200 and 8); CheckpointEvery steps the checkpoint is written
-	// (default 100).
-	EvalEvery, EvalBatches, CheckpointEvery int
-	// ContextLoss also trains on the source context tokens (default off: the loss is
-	// on the trajectory after the context, as the model never has to write source).
-	ContextLoss bool
-	// Resume continues the run in Out from its last checkpoint.
+	// Recipe defines the run. On Resume the saved recipe is used; a field named in
+	// Explicit that differs from it is refused.
+	Recipe Recipe
+	// Explicit names the recipe fields the user asked for (RecipeFlags' names): on
+	// Resume they must agree with the run's recipe, with Recipe.Init they must agree
+	// with the initial checkpoint's shape.
+	Explicit map[string]bool
+	// Resume continues the run in Out from its last checkpoint: weights, AdamW's
+	// moments, the step (which is also the schedule's and the data's position).
 	Resume bool
-	// MaxDuration stops the run early (a checkpoint is written) after this long.
+	// UntilTokens ends the sitting (with a checkpoint) once the run has seen this many
+	// training tokens in all; 0 for no limit short of the recipe's Tokens.
+	UntilTokens int64
+	// MaxDuration ends the sitting (with a checkpoint) after this long.
 	MaxDuration time.Duration
-	// Seed fixes the initialisation and the batches.
-	Seed int64
+	// EvalEvery steps the held-out loss is measured on EvalBatches batches (defaults
+	// 200 and 8); CheckpointEvery steps a checkpoint is written (default 100).
+	EvalEvery, EvalBatches, CheckpointEvery int
 	// Device is cpu, cuda or auto.
 	Device string
+	// Log receives warnings (a resume on another corpus); zero for none.
+	Log zerolog.Logger
 }
 
 func (o Options) withDefaults() Options {
-	if o.SeqLen <= 0 {
-		o.SeqLen = 512
-	}
-	if o.Batch <= 0 {
-		o.Batch = 4
-	}
-	if o.Steps <= 0 {
-		o.Steps = 3000
-	}
-	if o.Warmup <= 0 {
-		o.Warmup = max(1, o.Steps/20)
-	}
-	if o.LR <= 0 {
-		o.LR = 1.5e-3
-	}
-	if o.WeightDecay == 0 {
-		o.WeightDecay = 0.1
-	}
-	if o.Clip == 0 {
-		o.Clip = 1.0
-	}
 	if o.EvalEvery <= 0 {
 		o.EvalEvery = 200
 	}
@@ -75,14 +53,8 @@ func (o Options) withDefaults() Options {
 	if o.CheckpointEvery <= 0 {
 		o.CheckpointEvery = 100
 	}
-	if o.Seed == 0 {
-		o.Seed = 1
-	}
 	if o.Device == "" {
 		o.Device = "auto"
-	}
-	if o.Model.MaxSeqLen < o.SeqLen {
-		o.Model.MaxSeqLen = o.SeqLen
 	}
 	return o
 }

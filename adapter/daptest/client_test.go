@@ -41,7 +41,7 @@ func TestTranscriptAndBacklog(t *testing.T) {
 	go fakeAdapter(t, b)
 	c := daptest.New(t, a, a, daptest.Options{Name: "fake"})
 
-	c.Send("threads", nil) // >> threads
+	c.Send("threads", nil)                                                    // >> threads
 	if e := daptest.Expect[*dap.OutputEvent](c); e.Body.Output != "threads" { // << output
 		t.Fatalf("output %q", e.Body.Output)
 	}

@@ -9,7 +9,9 @@ import (
 
 	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/infer"
+	"github.com/ndb-project/ndb/infer/neural/evalmodel"
 	"github.com/ndb-project/ndb/train/eval"
+	"github.com/ndb-project/ndb/train/eval/evalcmd"
 )
 
 // `ndb eval nextstate --calibrate` fits the temperatures of the model's confidences
@@ -126,5 +128,37 @@ func saveCalibration(cal *infer.Calibration, dir string) {
 		fmt.Fprintf(os.Stderr, "ndb eval: could not write %s/%s: %v\n", dir, infer.CalibrationFile, err)
 		return
 	}
-	fmt.Printf("wrote %s/%s\n", dir, infer.CalibrationFile)
+	fmt.Fprintf(os.Stderr, "wrote %s/%s\n", dir, infer.CalibrationFile)
+}
+
+// withCalibration makes a next-state evaluation fit the confidences' temperatures:
+// the model records its raw distributions, and after the run the fit's table joins
+// the report and calibration.json is written into the checkpoint's folder.
+func withCalibration(cfg *evalcmd.Config) {
+	var gens []infer.Generated
+	var model *evalmodel.Predictor
+	load := cfg.Model
+	cfg.Model = func(temp, topP float64) (eval.Predictor, func(), error) {
+		p, closeModel, err := load(temp, topP)
+		if err != nil {
+			return nil, nil, err
+		}
+		model = p.(*evalmodel.Predictor)
+		model.Generator().Calibration = nil // fit from the raw probabilities
+		model.Generator().Record = true
+		model.Generated = &gens
+		return p, closeModel, nil
+	}
+	cfg.NextStateExtra = func(cases []eval.Case) ([]*eval.Table, error) {
+		weights, err := infer.WeightsHash(model.Dir())
+		if err != nil {
+			return nil, err
+		}
+		cal, table, err := calibrate(cases, gens, weights)
+		if err != nil {
+			return nil, err
+		}
+		saveCalibration(cal, model.Dir())
+		return []*eval.Table{table}, nil
+	}
 }

@@ -4,11 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 
 	"github.com/ndb-project/ndb/grammar"
-	"github.com/ndb-project/ndb/infer"
 	"github.com/ndb-project/ndb/models"
 	"github.com/ndb-project/ndb/session"
 	"github.com/ndb-project/ndb/session/comparereport"
@@ -28,12 +26,9 @@ func runCompare(ctx context.Context, args []string) error {
 	actionList := fs.String("actions", "", "comma-separated actions, e.g. step_into,step_over,breakpoint:5+7")
 	seed := fs.Int64("seed", -1, "sample the actions with the paper's policy from this seed")
 	htmlOut := fs.String("html", "", "also write the comparison as an HTML page to `OUT`")
-	model := fs.String("model", "", "checkpoint `DIR` (default: the model bundled with ndb)")
-	temp := fs.Float64("temperature", 0, "the model's sampling temperature; 0 is greedy")
-	topP := fs.Float64("top-p", 0.95, "nucleus sampling mass when sampling")
-	seedModel := fs.Int64("seed-model", 0, "the model's sampling seed")
-	maxTokens := fs.Int("max-tokens", 0, "tokens per predicted state before it is force-closed (0: the default)")
-	device := fs.String("device", "cpu", "cpu, cuda, cuda:N or auto")
+	var opt session.Options
+	modelFlags(fs, &opt, "seed-model")
+	fs.IntVar(&opt.MaxTokens, "max-tokens", 0, "tokens per predicted state before it is force-closed (0: the default)")
 	color := fs.String("color", "auto", "highlight differences with colours: auto (when stdout is a terminal), always or never")
 	width := fs.Int("width", 40, "the most characters of one side's cell in the terminal")
 	files, err := parseInterspersed(fs, args)
@@ -43,9 +38,6 @@ func runCompare(ctx context.Context, args []string) error {
 	if len(files) != 1 || (*actionList == "") == (*seed < 0) {
 		return badInput("usage: ndb compare FILE [--entry EXPR] (--actions a,b,... | --seed N) [--html OUT] [--model DIR] [--temperature T] [--seed-model S]")
 	}
-	if *temp < 0 {
-		return badInput("--temperature must not be negative")
-	}
 	useColor, err := colorMode(*color)
 	if err != nil {
 		return err
@@ -54,34 +46,8 @@ func runCompare(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := infer.ParseDevice(*device); err != nil {
-		return badInput("%v", err)
-	}
-	if err := checkModelFlag(*model); err != nil {
-		return err
-	}
-	pool, err := newPool(ctx, 1)
+	report, err := compareFile(ctx, files[0], *entry, opt, actions, uint64(max(*seed, 0)))
 	if err != nil {
-		return err
-	}
-	infer.SetThreads(0)
-	sess, err := openFile(ctx, files[0], *entry, session.ModeCompare, session.Options{
-		Tracer: pool, Model: *model, Device: *device, Temperature: *temp, TopP: *topP, Seed: *seedModel, MaxTokens: *maxTokens,
-	})
-	pool.Close()
-	if err != nil {
-		return err
-	}
-	defer sess.Close()
-	rec := sess.Program().Recording
-	how := "--actions " + *actionList
-	if actions == nil {
-		actions = rec.SampleActions(uint64(*seed))
-		how = fmt.Sprintf("sampled from seed %d: %s", *seed, grammar.ActionList(actions))
-	}
-	dir, _ := models.Resolve(*model) // found: the session loaded it
-	report := comparereport.Report{Program: files[0], Entry: *entry, Model: dir, Actions: how, Context: rec.Context}
-	if report.Steps, err = comparereport.Play(ctx, sess, actions); err != nil {
 		return err
 	}
 	if err := comparereport.WriteText(os.Stdout, report, comparereport.TextOptions{Color: useColor, Width: *width}); err != nil {
@@ -96,15 +62,25 @@ func runCompare(ctx context.Context, args []string) error {
 	return nil
 }
 
-// checkModelFlag checks that --model, when given, is a folder.
-func checkModelFlag(dir string) error {
-	if dir == "" {
-		return nil
+// compareFile records the program and plays the actions on it and on the model
+// (comparereport.Compare).
+func compareFile(ctx context.Context, path, entry string, opt session.Options, actions []grammar.Action, seed uint64) (comparereport.Report, error) {
+	if err := checkModelFlags(opt); err != nil {
+		return comparereport.Report{}, err
 	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return badInput("--model %s: not a checkpoint folder", dir)
+	src, err := readSource(path)
+	if err != nil {
+		return comparereport.Report{}, err
 	}
-	return nil
+	pool, err := newPool(ctx, 1)
+	if err != nil {
+		return comparereport.Report{}, err
+	}
+	defer pool.Close()
+	opt.Tracer = pool
+	dir, _ := models.Resolve(opt.Model) // for the report: the session resolves it again
+	r, err := comparereport.Compare(ctx, session.Program{Path: path, Source: src, Entry: entry}, opt, actions, seed, dir)
+	return r, programError(err)
 }
 
 // colorMode reads --color: auto colours when stdout is a terminal and NO_COLOR is
@@ -116,11 +92,7 @@ func colorMode(mode string) (bool, error) {
 	case "never":
 		return false, nil
 	case "auto":
-		if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
-			return false, nil
-		}
-		st, err := os.Stdout.Stat()
-		return err == nil && st.Mode()&fs.ModeCharDevice != 0, nil
+		return comparereport.AutoColor(os.Stdout), nil
 	}
 	return false, badInput("--color must be auto, always or never, not %q", mode)
 }

@@ -3,16 +3,22 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"os"
 
+	"github.com/ndb-project/ndb/train/corpus"
 	"github.com/ndb-project/ndb/train/corpus/gencli"
 )
 
-// runData implements `ndb data gen` (package gencli, shared with cmd/ndb-datagen) and
-// `ndb data stats`.
+// runData implements `ndb data gen` (package gencli, shared with cmd/ndb-datagen),
+// `ndb data stats` and `ndb data levels`.
 func runData(ctx context.Context, args []string) error {
 	if len(args) > 0 && args[0] == "stats" {
 		return runDataStats(ctx, args[1:])
+	}
+	if len(args) > 0 && args[0] == "levels" {
+		return runDataLevels(args[1:])
 	}
 	if len(args) == 0 || args[0] != "gen" {
 		return badInput("usage: ndb data %s", gencli.Usage)
@@ -23,4 +29,22 @@ func runData(ctx context.Context, args []string) error {
 		return badInput("%s", ue.Msg)
 	}
 	return err
+}
+
+// runDataLevels implements `ndb data levels [--corpus DIR]`: the levels files (which
+// trajectory of a shard is function or repository level, for `ndb train
+// --function-share`) of a corpus tokenized before `ndb data gen` wrote them.
+func runDataLevels(args []string) error {
+	fs := flag.NewFlagSet("data levels", flag.ContinueOnError)
+	dir := fs.String("corpus", "build/corpus", "corpus folder (train.jsonl and train.bin, eval.jsonl and eval.bin)")
+	if rest, err := parseInterspersed(fs, args); err != nil {
+		return err
+	} else if len(rest) > 0 {
+		return badInput("ndb data levels takes no positional arguments (got %q)", rest)
+	}
+	if err := corpus.WriteLevels(*dir); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s and %s in %s\n", corpus.TrainLevels, corpus.EvalLevels, *dir)
+	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -48,20 +47,5 @@ func runDataStats(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := stats.Report(os.Stdout); err != nil {
-		return err
-	}
-	paths, err := stats.Plot(*out)
-	if err != nil {
-		return err
-	}
-	summary := filepath.Join(*out, "figure5.json")
-	if err := stats.WriteJSON(summary); err != nil {
-		return err
-	}
-	fmt.Printf("\nwrote %d plots and %s to %s\n", len(paths), filepath.Base(summary), *out)
-	for _, p := range paths {
-		fmt.Printf("  %s\n", p)
-	}
-	return nil
+	return stats.WriteAll(os.Stdout, *out)
 }

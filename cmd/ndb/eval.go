@@ -2,43 +2,47 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/rs/zerolog/log"
 
-	"github.com/ndb-project/ndb/grammar/tokenizer"
 	"github.com/ndb-project/ndb/infer"
-	"github.com/ndb-project/ndb/infer/neural"
-	"github.com/ndb-project/ndb/models"
-	"github.com/ndb-project/ndb/trace"
+	"github.com/ndb-project/ndb/infer/neural/evalmodel"
 	"github.com/ndb-project/ndb/train/eval"
-	"github.com/ndb-project/ndb/train/progress"
+	"github.com/ndb-project/ndb/train/eval/evalcmd"
 )
 
 const evalUsage = "usage: ndb eval nextstate [--corpus DIR] | cruxeval FILE.jsonl | horizon FILE.jsonl  [--limit N] [--model DIR] [--out DIR]"
 
 // runEval implements `ndb eval nextstate|cruxeval|horizon`: the paper's evaluations
-// on a checkpoint (the bundled model, or --model DIR). Each prints its tables on
-// stdout, writes results.md and PNG plots into --out, and shows progress on stderr.
+// on a checkpoint (the bundled model, or --model DIR), run by package evalcmd. Each
+// prints its tables on stdout, writes results.md and PNG plots into --out, and shows
+// progress on stderr.
 func runEval(ctx context.Context, args []string) error {
 	if len(args) == 0 {
 		return badInput(evalUsage)
 	}
+	var err error
 	switch args[0] {
 	case "nextstate":
-		return runEvalNextState(ctx, args[1:])
+		err = runEvalNextState(ctx, args[1:])
 	case "cruxeval":
-		return runEvalCruxEval(ctx, args[1:])
+		err = runEvalCruxEval(ctx, args[1:])
 	case "horizon":
-		return runEvalHorizon(ctx, args[1:])
+		err = runEvalHorizon(ctx, args[1:])
+	default:
+		return badInput("ndb eval: unknown evaluation %q; %s", args[0], evalUsage)
 	}
-	return badInput("ndb eval: unknown evaluation %q; %s", args[0], evalUsage)
+	var ie evalcmd.InputError
+	if errors.As(err, &ie) {
+		return usageError{ie}
+	}
+	return err
 }
 
 // evalFlags are the flags every evaluation takes.
@@ -59,68 +63,26 @@ func addEvalFlags(fs *flag.FlagSet, name string, limit int) evalFlags {
 	}
 }
 
-// loaded is a checkpoint ready to predict with.
-type loaded struct {
-	model *infer.Model
-	tok   *tokenizer.Tokenizer
-	vocab *infer.Vocab
-	dir   string
-}
-
-func loadEvalModel(f evalFlags) (*loaded, error) {
-	dev, err := infer.ParseDevice(*f.device)
-	if err != nil {
-		return nil, badInput("%v", err)
+// config is the evaluation's configuration: the model is --model on --device, its
+// rows named after the folder ("model (bundled)" by default).
+func (f evalFlags) config(args []string) evalcmd.Config {
+	name := "model (bundled)"
+	if *f.model != "" {
+		name = "model (" + filepath.Base(filepath.Clean(*f.model)) + ")"
 	}
-	dir, err := models.Resolve(*f.model)
-	if err != nil {
-		return nil, err
-	}
-	infer.SetThreads(0)
-	m, tok, err := neural.Load(dir, dev)
-	if err != nil {
-		return nil, err
-	}
-	return &loaded{model: m, tok: tok, vocab: infer.NewVocab(tok), dir: dir}, nil
-}
-
-// modelName labels the model's rows: the flag's folder, or "bundled model".
-func modelName(f evalFlags) string {
-	if *f.model == "" {
-		return "model (bundled)"
-	}
-	return "model (" + filepath.Base(filepath.Clean(*f.model)) + ")"
-}
-
-// commandLine is the command that regenerates a result, for results.md.
-func commandLine(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		if a == "" || strings.ContainsAny(a, " '\"$()") {
-			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	load := func(temp, topP float64) (eval.Predictor, func(), error) {
+		if _, err := infer.ParseDevice(*f.device); err != nil {
+			return nil, nil, badInput("%v", err)
 		}
-		q[i] = a
-	}
-	return "ndb eval " + strings.Join(q, " ")
-}
-
-// report prints the tables, writes results.md and lists the files written.
-func report(out, heading, cmd string, tables []*eval.Table, plots []string) error {
-	for _, t := range tables {
-		if err := t.WriteText(os.Stdout); err != nil {
-			return err
+		infer.SetThreads(0)
+		p, err := evalmodel.LoadPredictor(name, *f.model, *f.device, *f.maxTokens, infer.NewSampler(temp, topP, int64(*f.seed)))
+		if err != nil {
+			return nil, nil, err
 		}
-		fmt.Println()
+		return p, p.Close, nil
 	}
-	md, err := eval.WriteMarkdown(out, "results.md", heading, cmd, tables...)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("wrote %s\n", md)
-	for _, p := range plots {
-		fmt.Printf("wrote %s\n", p)
-	}
-	return nil
+	return evalcmd.Config{Out: *f.out, Limit: *f.limit, Seed: *f.seed, Command: evalcmd.CommandLine(args),
+		Model: load, Stdout: os.Stdout, Stderr: os.Stderr, Log: log.Logger}
 }
 
 func runEvalNextState(ctx context.Context, args []string) error {
@@ -129,76 +91,16 @@ func runEvalNextState(ctx context.Context, args []string) error {
 	f := addEvalFlags(fs, "nextstate", 800)
 	level := fs.String("level", "", "only the trajectories of this `LEVEL` (function or repository; default both)")
 	calib := fs.Bool("calibrate", false, "fit the temperatures of the model's confidences on half the held-out programs, report the calibration error before and after on the other half, and write calibration.json into the checkpoint's folder")
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
+	if rest, err := parseInterspersed(fs, args); err != nil {
 		return err
-	}
-	if len(rest) != 0 {
+	} else if len(rest) != 0 {
 		return badInput("usage: ndb eval nextstate [--corpus DIR] [--level LEVEL] [--limit N] [--model DIR] [--out DIR] [--calibrate]")
 	}
-	if *level != "" && !slices.Contains(eval.Levels, *level) {
-		return badInput("--level %q: want one of %s", *level, strings.Join(eval.Levels, ", "))
-	}
-	file, err := os.Open(filepath.Join(*corpus, "eval.jsonl"))
-	if err != nil {
-		return badInput("%v", err)
-	}
-	cases, st, err := eval.LoadNextState(file, *f.limit, *f.seed)
-	file.Close()
-	if err != nil {
-		return err
-	}
-	if *level != "" {
-		cases = slices.DeleteFunc(cases, func(c eval.Case) bool { return c.Level != *level })
-	}
-	if len(cases) == 0 {
-		return badInput("%s/eval.jsonl: no trajectories", *corpus)
-	}
-	fmt.Fprintf(os.Stderr, "%d prompts from %d held-out trajectories (%d did not decode)\n", len(cases), st.Records, st.Skipped)
-	m, err := loadEvalModel(f)
-	if err != nil {
-		return err
-	}
-	defer m.model.Close()
-	model := greedyModel(f, m)
-	var gens []infer.Generated
+	cfg := f.config(append([]string{"nextstate"}, args...))
 	if *calib {
-		model.Generator().Record = true // raw probabilities, and what to refit them from
-		model.Generated = &gens
-	} else {
-		model.Generator().Calibration = neural.LoadCalibration(m.dir)
+		withCalibration(&cfg)
 	}
-	preds := []eval.Predictor{model, eval.Baseline{}}
-	bar := progress.New(os.Stderr, "nextstate", int64(len(cases)*len(preds)), "predictions")
-	res, err := eval.RunNextState(ctx, cases, preds, func() { bar.Add(1) })
-	bar.Done()
-	if err != nil {
-		return err
-	}
-	plots, err := res.Plot(*f.out)
-	if err != nil {
-		return err
-	}
-	tables := append(res.Tables(), res.CalibrationTables()...)
-	var cal *infer.Calibration
-	if *calib {
-		weights, err := infer.WeightsHash(m.dir)
-		if err != nil {
-			return err
-		}
-		var fitTable *eval.Table
-		if cal, fitTable, err = calibrate(cases, gens, weights); err != nil {
-			return err
-		}
-		tables = append(tables, fitTable)
-	}
-	if err := report(*f.out, "Next-state prediction (the paper's Figures 6 and 7) and the calibration of the model's confidences", commandLine(append([]string{"nextstate"}, args...)), tables, plots); err != nil {
-		return err
-	}
-	if cal != nil {
-		saveCalibration(cal, m.dir)
-	}
-	return nil
+	return evalcmd.NextState(ctx, cfg, *corpus, *level)
 }
 
 func runEvalCruxEval(ctx context.Context, args []string) error {
@@ -211,68 +113,7 @@ func runEvalCruxEval(ctx context.Context, args []string) error {
 	if len(rest) != 1 {
 		return badInput("usage: ndb eval cruxeval FILE.jsonl [--limit N] [--model DIR] [--out DIR]")
 	}
-	problems, pool, err := problemsOnPool(ctx, rest[0], *f.limit)
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	bar := progress.New(os.Stderr, "tracing", int64(len(problems)), "problems")
-	cases, skipped, err := eval.PrepareCrux(ctx, pool, problems, func() { bar.Add(1) })
-	bar.Done()
-	if err != nil {
-		return err
-	}
-	m, err := loadEvalModel(f)
-	if err != nil {
-		return err
-	}
-	defer m.model.Close()
-	preds := []eval.Predictor{greedyModel(f, m), eval.Baseline{}}
-	bar = progress.New(os.Stderr, "cruxeval", int64(len(cases)*len(preds)), "problems")
-	res, err := eval.RunCrux(ctx, pool, cases, preds, true, func() { bar.Add(1) })
-	bar.Done()
-	if err != nil {
-		return err
-	}
-	res.Skipped, res.Total = skipped, len(problems)
-	plots, err := res.Plot(*f.out)
-	if err != nil {
-		return err
-	}
-	return report(*f.out, "CruxEval (the paper's Table 1 and Table A.2)", commandLine(append([]string{"cruxeval"}, args...)), []*eval.Table{res.Table()}, plots)
-}
-
-// problemsOnPool reads the problems of path and starts the worker pool that traces
-// them and runs the checks; the caller closes the pool.
-func problemsOnPool(ctx context.Context, path string, limit int) ([]eval.Problem, *trace.Pool, error) {
-	problems, err := readProblems(path, limit)
-	if err != nil {
-		return nil, nil, err
-	}
-	pool, err := trace.NewPool(ctx, trace.PoolOptions{Log: log.Logger})
-	return problems, pool, err
-}
-
-// greedyModel is the loaded model as a greedy predictor.
-func greedyModel(f evalFlags, m *loaded) *neural.Predictor {
-	return neural.NewPredictor(modelName(f), m.model, m.tok, m.vocab, *f.maxTokens, infer.NewSampler(0, 0, int64(*f.seed)))
-}
-
-// readProblems reads a JSONL file of problems (CruxEval's or a corpus's programs).
-func readProblems(path string, limit int) ([]eval.Problem, error) {
-	file, err := os.Open(path)
-	if err != nil {
-		return nil, badInput("%v", err)
-	}
-	defer file.Close()
-	problems, err := eval.LoadProblems(file, limit)
-	if err != nil {
-		return nil, badInput("%s: %v", path, err)
-	}
-	if len(problems) == 0 {
-		return nil, badInput("%s: no problems", path)
-	}
-	return problems, nil
+	return evalcmd.CruxEval(ctx, f.config(append([]string{"cruxeval"}, args...)), rest[0])
 }
 
 func runEvalHorizon(ctx context.Context, args []string) error {
@@ -299,32 +140,5 @@ func runEvalHorizon(ctx context.Context, args []string) error {
 	if *temp <= 0 {
 		return badInput("--temperature must be positive (exact match@k samples)")
 	}
-	problems, pool, err := problemsOnPool(ctx, rest[0], *f.limit)
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-	bar := progress.New(os.Stderr, "tracing", int64(len(problems)), "problems")
-	cases, err := eval.PrepareHorizon(ctx, pool, problems, *f.seed, func() { bar.Add(1) })
-	bar.Done()
-	if err != nil {
-		return err
-	}
-	m, err := loadEvalModel(f)
-	if err != nil {
-		return err
-	}
-	defer m.model.Close()
-	model := neural.NewPredictor(modelName(f), m.model, m.tok, m.vocab, *f.maxTokens, infer.NewSampler(*temp, *topP, int64(*f.seed)))
-	bar = progress.New(os.Stderr, "horizon", int64(len(cases)), "jumps")
-	res, err := eval.RunHorizon(ctx, cases, model, eval.Baseline{}, ks, func() { bar.Add(1) })
-	bar.Done()
-	if err != nil {
-		return err
-	}
-	plots, err := res.Plot(*f.out)
-	if err != nil {
-		return err
-	}
-	return report(*f.out, "Prediction horizon (the paper's Figure 8)", commandLine(append([]string{"horizon"}, args...)), []*eval.Table{res.Table()}, plots)
+	return evalcmd.Horizon(ctx, f.config(append([]string{"horizon"}, args...)), rest[0], ks, *temp, *topP)
 }

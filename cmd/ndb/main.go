@@ -5,14 +5,19 @@
 //	                                               a serialized debugger trajectory
 //	ndb data gen --out DIR [--programs N] [--seed S]  the training corpus
 //	ndb data stats --corpus DIR                   its statistics and plots
-//	ndb train --corpus DIR --out DIR [--resume]   train the model
+//	ndb data levels --corpus DIR                  the levels files of an older corpus
+//	ndb train --corpus DIR --out DIR [--resume]   train the model (one sitting of a run)
 //	ndb predict FILE --entry EXPR --action ACTION predict the next state (JSON)
 //	ndb compare FILE [--entry EXPR] (--actions ... | --seed N) [--html OUT]
 //	                                               predicted and recorded side by side
 //	ndb eval nextstate|cruxeval FILE|horizon FILE  the paper's evaluations of a checkpoint
-//	ndb dap [--listen ADDR]                       the Debug Adapter Protocol server
+//	ndb dap [--listen ADDR [--allow-remote]] [--model DIR] [--device DEV]
+//	                                               the Debug Adapter Protocol server
 //
-// Logs go to stderr through zerolog; stdout carries only the command's result.
+// Each command parses its flags and calls into the packages: debugging sessions come
+// from session.Open (dap, predict, compare), whose neural backend this binary
+// registers once (infer/neural); the evaluations run in train/eval/evalcmd. Logs go
+// to stderr through zerolog; stdout carries only the command's result.
 package main
 
 import (

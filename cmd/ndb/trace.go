@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"os"
 )
@@ -29,21 +27,5 @@ func runTrace(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(os.Stdout)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, e := range rec.Result.Events {
-		if err := enc.Encode(e); err != nil {
-			return err
-		}
-	}
-	end := struct {
-		Status    string `json:"status"`
-		Exception string `json:"exception,omitempty"`
-		Output    string `json:"output"`
-	}{string(rec.Result.Status), rec.Result.Exception, rec.Result.Output}
-	if err := enc.Encode(end); err != nil {
-		return err
-	}
-	return w.Flush()
+	return rec.Result.WriteJSONL(os.Stdout)
 }

@@ -1,13 +1,18 @@
 // Package neural is the neural debugger's backend: a session.Backend whose every
 // outcome is predicted by the model under the grammar, never by running the program.
+// Open is its session.NeuralFactory, which the ndb binary registers
+// (session.RegisterNeural), so that every front end opens neural and compare sessions
+// through session.Open.
 //
 // The prompt is the context, the direction and the history of states and actions,
-// encoded by grammar.Encoder and tokenized; each action appends its tokens and the
-// model writes the next state (infer.Generator, which reuses the KV cache of the
-// prefix the prompt shares with the last one, so a step costs its new tokens, and
+// encoded by grammar.Encoder and tokenized (Prompter); each action appends its tokens
+// and the model writes the next state (infer.Generator, which reuses the KV cache of
+// the prefix the prompt shares with the last one, so a step costs its new tokens, and
 // going back is moving the cache position). A switch between forward and reverse
 // actions starts a new trajectory from the current state, with full locals (spec
-// section 6); so does a history that would no longer fit the model's context.
+// section 6); so does a history that would no longer fit the model's context, a rule
+// the Prompter keeps for the backend and the evaluations (evalmodel.Predictor, `ndb eval`)
+// alike.
 package neural
 
 import (

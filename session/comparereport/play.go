@@ -2,6 +2,8 @@ package comparereport
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/ndb-project/ndb/grammar"
@@ -41,4 +43,35 @@ func WriteHTMLFile(path string, r Report) error {
 		return err
 	}
 	return f.Close()
+}
+
+// Compare opens prog in compare mode (session.Open), plays actions on it (sampled
+// from the recording with the paper's policy from seed when actions is nil) and
+// returns the report; model names the checkpoint in it. Problems with the program
+// come back as *session.ProgramError.
+func Compare(ctx context.Context, prog session.Program, opt session.Options, actions []grammar.Action, seed uint64, model string) (Report, error) {
+	sess, err := session.Open(ctx, prog, session.ModeCompare, opt)
+	if err != nil {
+		return Report{}, err
+	}
+	defer sess.Close()
+	rec := sess.Program().Recording
+	how := "--actions " + grammar.ActionList(actions)
+	if actions == nil {
+		actions = rec.SampleActions(seed)
+		how = fmt.Sprintf("sampled from seed %d: %s", seed, grammar.ActionList(actions))
+	}
+	r := Report{Program: prog.Path, Entry: prog.Entry, Model: model, Actions: how, Context: rec.Context}
+	r.Steps, err = Play(ctx, sess, actions)
+	return r, err
+}
+
+// AutoColor reports whether to colour a report written to f: when f is a terminal
+// and NO_COLOR is unset (and TERM is not dumb).
+func AutoColor(f *os.File) bool {
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&fs.ModeCharDevice != 0
 }

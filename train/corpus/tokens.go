@@ -3,6 +3,7 @@ package corpus
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"iter"
@@ -107,40 +108,54 @@ func sampleHash(n int) float64 {
 func Tokenize(dir string, tok *tokenizer.Tokenizer) (TokenStats, error) {
 	var st TokenStats
 	for _, split := range []struct {
-		text, shard  string
-		tokens       *int64
-		trajectories *int
+		text, shard, levels string
+		tokens              *int64
+		trajectories        *int
 	}{
-		{TrainText, TrainShard, &st.TrainTokens, &st.TrainTrajectories},
-		{EvalText, EvalShard, &st.EvalTokens, &st.EvalTrajectories},
+		{TrainText, TrainShard, TrainLevels, &st.TrainTokens, &st.TrainTrajectories},
+		{EvalText, EvalShard, EvalLevels, &st.EvalTokens, &st.EvalTrajectories},
 	} {
-		sw, err := CreateShard(filepath.Join(dir, split.shard), tok.VocabSize())
-		if err != nil {
-			return st, err
-		}
-		var ids []int
-		for t, err := range readTrajectories(filepath.Join(dir, split.text)) {
-			if err != nil {
-				sw.Close()
-				return st, err
-			}
-			if specialInContent(t.Text) {
-				st.SpecialInText++
-				continue
-			}
-			ids = tok.AppendEncode(ids[:0], t.Text)
-			if err := sw.Append(ids); err != nil {
-				sw.Close()
-				return st, err
-			}
-			*split.tokens += int64(len(ids))
-			*split.trajectories++
-		}
-		if err := sw.Close(); err != nil {
+		if err := tokenizeSplit(dir, split.text, split.shard, split.levels, tok, &st, split.tokens, split.trajectories); err != nil {
 			return st, err
 		}
 	}
 	return st, nil
+}
+
+// tokenizeSplit writes the token shard of one split and its levels file.
+func tokenizeSplit(dir, text, shard, levels string, tok *tokenizer.Tokenizer, st *TokenStats, tokens *int64, trajectories *int) (err error) {
+	sw, err := CreateShard(filepath.Join(dir, shard), tok.VocabSize())
+	if err != nil {
+		return err
+	}
+	lw, err := createLevels(filepath.Join(dir, levels))
+	if err != nil {
+		sw.Close()
+		return err
+	}
+	defer func() {
+		err = errors.Join(err, sw.Close(), lw.Close())
+	}()
+	var ids []int
+	for t, err := range readTrajectories(filepath.Join(dir, text)) {
+		if err != nil {
+			return err
+		}
+		if specialInContent(t.Text) {
+			st.SpecialInText++
+			continue
+		}
+		ids = tok.AppendEncode(ids[:0], t.Text)
+		if err := sw.Append(ids); err != nil {
+			return err
+		}
+		if err := lw.append(t.Level); err != nil {
+			return fmt.Errorf("%s: %w", text, err)
+		}
+		*tokens += int64(len(ids))
+		*trajectories++
+	}
+	return nil
 }
 
 // specialInContent reports whether a trajectory's source or values contain the text

@@ -52,7 +52,13 @@ func (f *fn) intCond(x string, src *variable) string {
 // charCond returns a condition on the one-character expression c.
 func (f *fn) charCond(c string, src *variable) string {
 	g := f.g
-	switch g.intn(13) {
+	switch g.intn(16) {
+	case 13:
+		return c + ".isdecimal()"
+	case 14:
+		return c + ".isnumeric()"
+	case 15:
+		return fmt.Sprintf("%s.isascii() and %s.isalpha()", c, c)
 	case 0, 1:
 		return c + ".isdigit()"
 	case 2:
@@ -81,7 +87,13 @@ func (f *fn) charCond(c string, src *variable) string {
 func (f *fn) wordCond(w string, src *variable) string {
 	g := f.g
 	word := g.wordFor(orNil(src))
-	switch g.intn(13) {
+	switch g.intn(16) {
+	case 13:
+		return w + ".istitle()"
+	case 14:
+		return w + ".isdecimal()"
+	case 15:
+		return w + ".isnumeric()"
 	case 0, 1:
 		return fmt.Sprintf("%s.startswith(%s)", w, g.str(prefixOf(g, word)))
 	case 2:
@@ -124,7 +136,9 @@ func orNil(v *variable) *variable {
 func (f *fn) intMap(x string) string {
 	g := f.g
 	k := g.between(1, 9)
-	switch g.intn(14) {
+	switch g.intn(15) {
+	case 14:
+		return fmt.Sprintf("%s ** 2", x)
 	case 0:
 		return fmt.Sprintf("%s * %d", x, g.between(2, 4))
 	case 1:

@@ -155,8 +155,21 @@ func (p *prog) define(h *fn) {
 	p.defs = append(p.defs, lines)
 }
 
+// maxEntry bounds the length of a program's entry call: a rare program whose inputs
+// add up to more is drawn again, so the arguments never crowd a trajectory's context.
+const maxEntry = 200
+
 // Next returns the next program.
 func (g *Generator) Next() Program {
+	for {
+		if p := g.draw(); len(p.Entry) <= maxEntry {
+			return p
+		}
+	}
+}
+
+// draw builds one program.
+func (g *Generator) draw() Program {
 	p := &prog{g: g}
 	m := modeNormal
 	switch r := g.r.Float64(); {

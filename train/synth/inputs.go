@@ -111,7 +111,12 @@ func (g *Generator) strValue(fl flavor) string {
 			ws[i] = g.word()
 		}
 		s := strings.Join(ws, " ")
-		switch g.intn(8) {
+		switch g.intn(9) {
+		case 8:
+			for i, w := range ws {
+				ws[i] = strings.ToUpper(w[:1]) + w[1:]
+			}
+			s = strings.Join(ws, " ")
 		case 0:
 			s = "  " + s + " "
 		case 1:

@@ -11,7 +11,7 @@ func init() {
 		block{[]string{"keep_chars", "filter_text", "strip_unwanted", "select_chars"}, kStr, 5, strFilter},
 		block{[]string{"map_chars", "recode", "translate_text", "rewrite"}, kStr, 5, strMapChars},
 		block{[]string{"split_text", "tokenize", "break_up", "chop"}, kStr, 6, strSplit},
-		block{[]string{"join_words", "glue_words", "assemble", "stitch"}, kStrList, 5, strJoin},
+		block{[]string{"join_words", "glue_words", "assemble", "stitch"}, kStrList, 8, strJoin},
 		block{[]string{"apply_replacements", "substitute", "swap_chars"}, kStr, 4, strReplace},
 		block{[]string{"find_all", "locate_all", "positions_of"}, kStr, 3, strFindAll},
 		block{[]string{"split_once", "cut_at", "divide_text"}, kStr, 3, strPartition},
