@@ -258,7 +258,7 @@ func (a *Automaton) byteOK(c byte) bool {
 			a.phase = phSrcSep
 			return true
 		}
-		if c != '"' {
+		if c != '"' || (a.phase == phObjFirst && !a.moreOK()) {
 			return false
 		}
 		if a.phase == phObjFirst {

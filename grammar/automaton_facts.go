@@ -83,24 +83,19 @@ func (p *Program) lineOfTin(t int32) int {
 	return 0
 }
 
-// keyByteOK reports whether byte c may extend the key being written.
+// keyByteOK reports whether byte c may extend the key being written: the key must
+// stay a prefix of the diff marker or of a name, not yet written, of a code object in
+// play (for a call state: the next parameter, then a free variable), so that a key
+// begun can always be finished.
 func (a *Automaton) keyByteOK(c byte) bool {
 	p := a.tg.p
 	if !a.alive.and(p.openNames).empty() {
 		a.nameNode = -1
 		return true
 	}
-	key := a.keys[a.keyStart:]
-	if a.markerOK && a.ev == EventLine && len(key) < len(DiffMarkerKey) && DiffMarkerKey[len(key)] == c && string(key) == DiffMarkerKey[:len(key)] {
-		// Still a prefix of the diff marker.
-		if a.nameNode >= 0 {
-			if n := p.names.child(a.nameNode, c); n >= 0 && !p.nameCodes[n].and(a.alive).empty() {
-				a.nameNode = n
-				return true
-			}
-		}
-		a.nameNode = -1
-		return true
+	key := append(a.keys[a.keyStart:], c) // where byteOK appends it next
+	if a.markerOK && a.ev == EventLine && len(key) <= len(DiffMarkerKey) && string(key) == DiffMarkerKey[:len(key)] {
+		return true // the trie walk below is only a quick reject
 	}
 	if a.nameNode < 0 {
 		return false
@@ -110,7 +105,42 @@ func (a *Automaton) keyByteOK(c byte) bool {
 		return false
 	}
 	a.nameNode = n
-	return true
+	return a.keyCompletes(string(key))
+}
+
+// keyCompletes reports whether some name a code in play can still write begins with
+// key.
+func (a *Automaton) keyCompletes(key string) bool {
+	p := a.tg.p
+	for c := range p.f.Codes {
+		if !a.alive.has(c) {
+			continue
+		}
+		cands := p.namesJSON[c]
+		if a.ev == EventCall && !p.loose.has(c) {
+			if k := len(a.names); k < len(p.paramsJSON[c]) {
+				cands = p.paramsJSON[c][k : k+1]
+			} else {
+				cands = p.freeJSON[c]
+			}
+		}
+		for _, n := range cands {
+			if len(n) >= len(key) && n[:len(key)] == key && !a.used(n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// used reports whether name was written as a key already.
+func (a *Automaton) used(name string) bool {
+	for _, n := range a.names {
+		if string(a.keys[n[0]:n[1]]) == name {
+			return true
+		}
+	}
+	return false
 }
 
 // keyDone narrows the codes in play by the finished key (not the diff marker) and
@@ -131,8 +161,8 @@ func (a *Automaton) keyDone(key []byte) bool {
 				continue
 			}
 			cf := &p.f.Codes[c]
-			if p.loose.has(c) || (k < len(cf.Params) && jsonContent(cf.Params[k]) == string(key)) ||
-				(k >= len(cf.Params) && slices.ContainsFunc(cf.Free, func(f string) bool { return jsonContent(f) == string(key) })) {
+			if p.loose.has(c) || (k < len(cf.Params) && p.paramsJSON[c][k] == string(key)) ||
+				(k >= len(cf.Params) && slices.Contains(p.freeJSON[c], string(key))) {
 				ok.add(c)
 			}
 		}
@@ -165,19 +195,16 @@ func (a *Automaton) closeOK() bool {
 	return true
 }
 
-// moreOK reports whether another entry may follow in the locals object.
+// moreOK reports whether another entry may follow in the locals object (or begin it):
+// a name of a code in play is left to write, or the diff marker.
 func (a *Automaton) moreOK() bool {
-	if a.tg == nil || a.ev != EventCall {
+	if a.tg == nil {
 		return true
 	}
-	p := a.tg.p
-	for c := range p.f.Codes {
-		cf := &p.f.Codes[c]
-		if a.alive.has(c) && (p.loose.has(c) || len(a.names) < len(cf.Params)+len(cf.Free)) {
-			return true
-		}
+	if !a.alive.and(a.tg.p.openNames).empty() || (a.markerOK && a.ev == EventLine) {
+		return true
 	}
-	return false
+	return a.keyCompletes("")
 }
 
 // srcCompletion returns the rest of an allowed SRC line from where the automaton

@@ -112,6 +112,9 @@ type Program struct {
 	openNames codeSet
 	loose     codeSet // call keys unconstrained (loose or namespace)
 
+	// each code's names, parameters and free variables as JSON string content
+	namesJSON, paramsJSON, freeJSON [][]string
+
 	lineTin map[int]int32 // a line's SRC terminal node's tin
 	srcText map[int]string
 
@@ -150,6 +153,18 @@ func NewProgram(ctx Context, f *Facts) (*Program, error) {
 	}
 	var names []string
 	owner := map[string]codeSet{}
+	js := func(ns []string) []string {
+		out := make([]string, len(ns))
+		for i, n := range ns {
+			out[i] = jsonContent(n)
+		}
+		return out
+	}
+	for _, c := range f.Codes {
+		p.namesJSON = append(p.namesJSON, js(c.Names))
+		p.paramsJSON = append(p.paramsJSON, js(c.Params))
+		p.freeJSON = append(p.freeJSON, js(c.Free))
+	}
 	for i, c := range f.Codes {
 		if c.OpenNames {
 			p.openNames.add(i)

@@ -213,6 +213,15 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 			if prev.Event == EventInvLineCall && a.Kind == InvStepOver {
 				t.add(EventLine, c, l)
 			}
+			if prev.Event == EventInvLineCall && a.Kind == InvStepInto {
+				// A run cut off inside a callee ends with any of its states.
+				for _, g := range p.calleesOf(c, l) {
+					gf := &p.f.Codes[g]
+					t.add(EventCall, g, gf.CallLines...)
+					t.add(EventLine, g, gf.Lines...)
+					t.add(EventInvLineCall, g, gf.Lines...)
+				}
+			}
 		}
 	}
 	return t.finish()

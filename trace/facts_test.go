@@ -173,9 +173,9 @@ func factsPrograms(t *testing.T, n int) []struct{ name, src, entry string } {
 // all executable lines and on single lines), each inverse action from each inverse
 // node. The state the real run reaches must always be accepted.
 func TestFactsAreSound(t *testing.T) {
-	n := 300
+	n := 110 // about 13,000 transitions of each action
 	if testing.Short() {
-		n = 40
+		n = 30
 	}
 	pool := testPool(t)
 	counts := map[grammar.ActionKind]int{}

@@ -37,6 +37,7 @@ func runCompare(ctx context.Context, args []string) error {
 	seedModel := fs.Int64("seed-model", 0, "the model's sampling seed")
 	maxTokens := fs.Int("max-tokens", 0, "tokens per predicted state before it is force-closed (0: the default)")
 	device := fs.String("device", "cpu", "cpu, cuda, cuda:N or auto")
+	constraints := addConstraintsFlag(fs)
 	color := fs.String("color", "auto", "highlight differences with colours: auto (when stdout is a terminal), always or never")
 	width := fs.Int("width", 40, "the most characters of one side's cell in the terminal")
 	files, err := parseInterspersed(fs, args)
@@ -92,6 +93,10 @@ func runCompare(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("%v", err)
 	}
+	prog, err := programFor(*constraints, rec.Context, rec.Parsed)
+	if err != nil {
+		return err
+	}
 	infer.SetThreads(0)
 	m, tok, err := neural.Load(dir, dev)
 	if err != nil {
@@ -99,7 +104,7 @@ func runCompare(ctx context.Context, args []string) error {
 	}
 	pred, err := neural.New(m, tok, rec.Context, start, neural.Options{
 		Temperature: *temp, TopP: *topP, Seed: *seedModel, CloseModel: true,
-		Limits: infer.Limits{MaxTokens: *maxTokens},
+		Limits: infer.Limits{MaxTokens: *maxTokens}, Program: prog,
 	})
 	if err != nil {
 		m.Close()

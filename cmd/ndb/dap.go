@@ -85,7 +85,10 @@ func neuralFactory(def string) adapter.BackendFactory {
 		if err != nil {
 			return nil, err
 		}
-		b, err := neural.New(m, tok, prog.Context, start, neural.Options{Temperature: cfg.Temperature, TopP: 0.95, Seed: cfg.Seed, CloseModel: true})
+		b, err := neural.New(m, tok, prog.Context, start, neural.Options{
+			Temperature: cfg.Temperature, TopP: 0.95, Seed: cfg.Seed, CloseModel: true,
+			Program: neural.ProgramOf(prog.Context, prog.Parsed), // program facts by default (issue 12)
+		})
 		if err != nil {
 			m.Close()
 			return nil, err

@@ -21,7 +21,7 @@ import (
 	"github.com/ndb-project/ndb/train/progress"
 )
 
-const evalUsage = "usage: ndb eval nextstate [--corpus DIR] | cruxeval FILE.jsonl | horizon FILE.jsonl  [--limit N] [--model DIR] [--out DIR]"
+const evalUsage = "usage: ndb eval nextstate [--corpus DIR] | cruxeval FILE.jsonl | horizon FILE.jsonl  [--limit N] [--model DIR] [--out DIR] [--constraints program|grammar]"
 
 // runEval implements `ndb eval nextstate|cruxeval|horizon`: the paper's evaluations
 // on a checkpoint (the bundled model, or --model DIR). Each prints its tables on
@@ -44,6 +44,7 @@ func runEval(ctx context.Context, args []string) error {
 // evalFlags are the flags every evaluation takes.
 type evalFlags struct {
 	model, device, out *string
+	constraints        *string
 	limit, maxTokens   *int
 	seed               *uint64
 }
@@ -56,6 +57,8 @@ func addEvalFlags(fs *flag.FlagSet, name string, limit int) evalFlags {
 		limit:     fs.Int("limit", limit, "the most prompts per group (0: all)"),
 		maxTokens: fs.Int("max-tokens", 512, "tokens per predicted state before it is closed by force (counted as undecoded)"),
 		seed:      fs.Uint64("seed", 1, "seed of the draw of prompts (and of sampling)"),
+		constraints: fs.String("constraints", "program", "program: rows with the program facts' constraints and, on the same prompts, the grammar's alone; "+
+			"grammar: the grammar's alone (the raw model)"),
 	}
 }
 
@@ -159,7 +162,16 @@ func runEvalNextState(ctx context.Context, args []string) error {
 		return err
 	}
 	defer m.model.Close()
-	preds := []eval.Predictor{greedyModel(f, m), eval.Baseline{}}
+	pool, err := trace.NewPool(ctx, trace.PoolOptions{Workers: 1, Log: log.Logger})
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	models, err := greedyModels(f, m, newProgramCache(pool))
+	if err != nil {
+		return err
+	}
+	preds := append(models, eval.Baseline{})
 	bar := progress.New(os.Stderr, "nextstate", int64(len(cases)*len(preds)), "predictions")
 	res, err := eval.RunNextState(ctx, cases, preds, func() { bar.Add(1) })
 	bar.Done()
@@ -199,7 +211,11 @@ func runEvalCruxEval(ctx context.Context, args []string) error {
 		return err
 	}
 	defer m.model.Close()
-	preds := []eval.Predictor{greedyModel(f, m), eval.Baseline{}}
+	models, err := greedyModels(f, m, newProgramCache(pool))
+	if err != nil {
+		return err
+	}
+	preds := append(models, eval.Baseline{})
 	bar = progress.New(os.Stderr, "cruxeval", int64(len(cases)*len(preds)), "problems")
 	res, err := eval.RunCrux(ctx, pool, cases, preds, true, func() { bar.Add(1) })
 	bar.Done()
@@ -225,9 +241,28 @@ func problemsOnPool(ctx context.Context, path string, limit int) ([]eval.Problem
 	return problems, pool, err
 }
 
-// greedyModel is the loaded model as a greedy predictor.
-func greedyModel(f evalFlags, m *loaded) *modelPredictor {
-	return newModelPredictor(modelName(f), m.model, m.tok, m.vocab, *f.maxTokens, infer.NewSampler(0, 0, int64(*f.seed)))
+// greedyModels are the loaded model as greedy predictors: under the program facts and
+// under the grammar alone (--constraints program, the default), or the grammar alone
+// (--constraints grammar). Both count invented predictions by the facts.
+func greedyModels(f evalFlags, m *loaded, programs *programCache) ([]eval.Predictor, error) {
+	// One generator for both: it owns the model's KV cache.
+	base := newModelPredictor(modelName(f), m.model, m.tok, m.vocab, *f.maxTokens, infer.NewSampler(0, 0, int64(*f.seed)))
+	mk := func(grammarOnly bool) *modelPredictor {
+		p := *base
+		p.name += " [program]"
+		if grammarOnly {
+			p.name = base.name + " [grammar]"
+		}
+		p.programs, p.grammarOnly = programs, grammarOnly
+		return &p
+	}
+	switch *f.constraints {
+	case "program":
+		return []eval.Predictor{mk(false), mk(true)}, nil
+	case "grammar":
+		return []eval.Predictor{mk(true)}, nil
+	}
+	return nil, badInput("--constraints %q: want program or grammar", *f.constraints)
 }
 
 // readProblems reads a JSONL file of problems (CruxEval's or a corpus's programs).
@@ -288,6 +323,7 @@ func runEvalHorizon(ctx context.Context, args []string) error {
 	}
 	defer m.model.Close()
 	model := newModelPredictor(modelName(f), m.model, m.tok, m.vocab, *f.maxTokens, infer.NewSampler(*temp, *topP, int64(*f.seed)))
+	model.programs, model.grammarOnly = newProgramCache(pool), *f.constraints == "grammar"
 	bar = progress.New(os.Stderr, "horizon", int64(len(cases)), "jumps")
 	res, err := eval.RunHorizon(ctx, cases, model, eval.Baseline{}, ks, func() { bar.Add(1) })
 	bar.Done()

@@ -15,11 +15,16 @@ import (
 // grammar, knowing the action (infer.Generator.GenerateAfter). A prompt whose history
 // does not fit the model's context starts again from its last state with full locals,
 // as a neural session does. Like the model, it is not safe for concurrent use.
+//
+// With programs, each prompt's program facts count the predictions that invent a
+// line or name (eval.Prediction.Invented) and, unless grammarOnly, constrain them.
 type modelPredictor struct {
-	name    string
-	gen     *infer.Generator
-	tok     *tokenizer.Tokenizer
-	sampler *infer.Sampler
+	name        string
+	gen         *infer.Generator
+	tok         *tokenizer.Tokenizer
+	sampler     *infer.Sampler
+	programs    *programCache
+	grammarOnly bool
 }
 
 func newModelPredictor(name string, m *infer.Model, tok *tokenizer.Tokenizer, vocab *infer.Vocab, maxTokens int, s *infer.Sampler) *modelPredictor {
@@ -62,6 +67,14 @@ func (p *modelPredictor) Predict(ctx context.Context, pr eval.Prompt, n int) ([]
 	if len(pr.History) == 0 {
 		prev = pr.Start
 	}
+	var prog *grammar.Program
+	if p.programs != nil {
+		prog = p.programs.get(ctx, pr.Context)
+	}
+	p.gen.Program, p.gen.BreakpointLines = nil, pr.Action.Lines
+	if !p.grammarOnly {
+		p.gen.Program = prog
+	}
 	for i := range out {
 		if i > 0 && p.sampler.Greedy() {
 			out[i] = out[0]
@@ -72,6 +85,7 @@ func (p *modelPredictor) Predict(ctx context.Context, pr eval.Prompt, n int) ([]
 			return nil, err
 		}
 		out[i] = eval.Prediction{Next: eval.Next{State: g.State, Exit: g.Exit}, Undecoded: g.Forced}
+		out[i].Invented = prog != nil && g.Exit == "" && prog.Invented(g.State)
 	}
 	return out, nil
 }

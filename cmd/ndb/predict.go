@@ -19,9 +19,10 @@ import (
 )
 
 // runPredict implements `ndb predict FILE --entry EXPR --action ACTION [--n N]
-// [--model DIR] [--temperature T] [--seed S]`: the state ACTION leads to from the
-// entry state, predicted by the model (the program is parsed, never run), as JSON on
-// stdout; a JSON list when --n > 1.
+// [--model DIR] [--temperature T] [--seed S] [--constraints program|grammar]`: the
+// state ACTION leads to from the entry state, predicted by the model (the program is
+// parsed, never run) under the program's facts (--constraints grammar: the raw
+// model), as JSON on stdout; a JSON list when --n > 1.
 func runPredict(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
 	entry := fs.String("entry", "", "the entry call `EXPR`, such as 'f(3, \"x\")'; none means the whole script")
@@ -32,6 +33,7 @@ func runPredict(ctx context.Context, args []string) error {
 	topP := fs.Float64("top-p", 0.95, "nucleus sampling mass when sampling")
 	seed := fs.Int64("seed", 0, "sampling seed")
 	device := fs.String("device", "cpu", "cpu, cuda, cuda:N or auto")
+	constraints := addConstraintsFlag(fs)
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -78,12 +80,16 @@ func runPredict(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("%v", err)
 	}
+	prog, err := programFor(*constraints, gctx, parsed)
+	if err != nil {
+		return err
+	}
 	infer.SetThreads(0)
 	m, tok, err := neural.Load(dir, dev)
 	if err != nil {
 		return err
 	}
-	b, err := neural.New(m, tok, gctx, start, neural.Options{Temperature: *temp, TopP: *topP, Seed: *seed, CloseModel: true})
+	b, err := neural.New(m, tok, gctx, start, neural.Options{Temperature: *temp, TopP: *topP, Seed: *seed, CloseModel: true, Program: prog})
 	if err != nil {
 		m.Close()
 		return err
@@ -146,4 +152,20 @@ func outcomeJSON(gctx grammar.Context, o session.Outcome) json.RawMessage {
 	}
 	b.WriteString("}")
 	return b.Bytes()
+}
+
+// addConstraintsFlag adds --constraints to a command that predicts with the model.
+func addConstraintsFlag(fs *flag.FlagSet) *string {
+	return fs.String("constraints", neural.ConstraintsProgram, "what constrains the model: program (the grammar and the program's facts) or grammar (the grammar alone: the raw model)")
+}
+
+// programFor is the program facts the --constraints mode asks for: nil for grammar.
+func programFor(mode string, gctx grammar.Context, parsed trace.ParseResult) (*grammar.Program, error) {
+	switch mode {
+	case neural.ConstraintsProgram:
+		return neural.ProgramOf(gctx, parsed), nil
+	case neural.ConstraintsGrammar:
+		return nil, nil
+	}
+	return nil, badInput("--constraints %q: want program or grammar", mode)
 }

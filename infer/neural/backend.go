@@ -32,6 +32,9 @@ type Options struct {
 	Limits      infer.Limits
 	// CloseModel makes Close free the model too (when the backend loaded it).
 	CloseModel bool
+	// Program holds the program facts (ProgramOf): every predicted state is then one
+	// the program can reach after the action. Nil leaves the grammar alone.
+	Program *grammar.Program
 }
 
 // Backend predicts a debugging session with the model. It implements
@@ -81,6 +84,7 @@ func New(m *infer.Model, tok *tokenizer.Tokenizer, gctx grammar.Context, entry g
 	}
 	g := infer.NewGenerator(m, infer.NewVocab(tok))
 	g.Limits = opt.Limits
+	g.Program = opt.Program
 	b := &Backend{gen: g, tok: tok, ctx: gctx, sampler: infer.NewSampler(opt.Temperature, opt.TopP, opt.Seed), opt: opt, dir: grammar.Forward}
 	b.frame--
 	entry.Frame = b.frame
@@ -149,6 +153,7 @@ func (b *Backend) Do(ctx context.Context, a grammar.Action) (session.Outcome, er
 		ids = b.tok.Encode(text)
 	}
 	prev := *b.current()
+	b.gen.BreakpointLines = a.Lines
 	gen, err := b.gen.GenerateAfter(ctx, ids, b.ctx, b.dir, &prev, a.Kind, b.sampler)
 	if err != nil {
 		b.dir, b.start, b.steps = saveDir, saveStart, saveSteps
