@@ -279,8 +279,11 @@ func (a *Automaton) byteOK(c byte) bool {
 		}
 		key := a.keys[a.keyStart:]
 		if string(key) == DiffMarkerKey { // comparing string(bytes) does not allocate
-			if !a.markerOK || a.ev != EventLine {
+			if !a.markerAllowed() {
 				return false
+			}
+			if a.tg != nil {
+				a.alive = a.alive.and(a.tg.prev)
 			}
 			a.phase, a.mi = phMarker, 0
 			return true

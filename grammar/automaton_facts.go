@@ -94,7 +94,7 @@ func (a *Automaton) keyByteOK(c byte) bool {
 		return true
 	}
 	key := append(a.keys[a.keyStart:], c) // where byteOK appends it next
-	if a.markerOK && a.ev == EventLine && len(key) <= len(DiffMarkerKey) && string(key) == DiffMarkerKey[:len(key)] {
+	if a.markerAllowed() && len(key) <= len(DiffMarkerKey) && string(key) == DiffMarkerKey[:len(key)] {
 		return true // the trie walk below is only a quick reject
 	}
 	if a.nameNode < 0 {
@@ -201,7 +201,7 @@ func (a *Automaton) moreOK() bool {
 	if a.tg == nil {
 		return true
 	}
-	if !a.alive.and(a.tg.p.openNames).empty() || (a.markerOK && a.ev == EventLine) {
+	if !a.alive.and(a.tg.p.openNames).empty() || a.markerAllowed() {
 		return true
 	}
 	return a.keyCompletes("")
@@ -220,4 +220,10 @@ func (a *Automaton) srcCompletion(prefer string) (string, bool) {
 		return "", false
 	}
 	return a.tg.p.srcText[lines[0]][a.srcN:], true
+}
+
+// markerAllowed reports whether the diff marker may be written: a line state in the
+// frame of the previous state, so in one of its code objects.
+func (a *Automaton) markerAllowed() bool {
+	return a.markerOK && a.ev == EventLine && (a.tg == nil || !a.alive.and(a.tg.prev).empty())
 }

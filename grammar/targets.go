@@ -17,6 +17,10 @@ type Targets struct {
 	set  [EventInvLineCall + 1]map[int]map[int]bool
 	tins [EventInvLineCall + 1]map[int][]int32
 	have [EventInvLineCall + 1]codeSet
+	// prev holds the code objects the state the action starts from can belong to
+	// and that have all of its locals: the diff marker (same frame, its locals kept)
+	// narrows to them.
+	prev codeSet
 }
 
 func (p *Program) newTargets() *Targets {
@@ -130,6 +134,11 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 		return t.finish()
 	}
 	codes := p.codesAt(prev.Event, prev.Loc.Line)
+	for _, c := range codes {
+		if p.hasNames(c, prev.Locals) {
+			t.prev.add(c)
+		}
+	}
 	if len(codes) == 0 {
 		if a.Kind == Breakpoint {
 			p.breakpoints(t, a.Lines)
@@ -224,7 +233,26 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 			}
 		}
 	}
-	return t.finish()
+	if t.finish().empty() {
+		// Nothing can come before (an inverse step from the first state): let the
+		// model say something of the program rather than nothing.
+		t.open(inverseEvents...)
+		t.finish()
+	}
+	return t
+}
+
+// empty reports whether the targets allow nothing at all.
+func (t *Targets) empty() bool {
+	if t.Exit {
+		return false
+	}
+	for _, h := range t.have {
+		if !h.empty() {
+			return false
+		}
+	}
+	return true
 }
 
 // breakpoints adds the line states at the breakpoint lines.
@@ -346,4 +374,18 @@ func (p *Program) succTwin(q node) (into, over []node) {
 		over = into
 	}
 	return into, over
+}
+
+// hasNames reports whether every local of l is a name of code c.
+func (p *Program) hasNames(c int, l Locals) bool {
+	cf := &p.f.Codes[c]
+	if cf.OpenNames {
+		return true
+	}
+	for _, v := range l {
+		if !slices.Contains(cf.Names, v.Name) {
+			return false
+		}
+	}
+	return true
 }
