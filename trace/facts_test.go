@@ -1,11 +1,14 @@
 package trace
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ndb-project/ndb/grammar"
@@ -173,7 +176,7 @@ func factsPrograms(t *testing.T, n int) []struct{ name, src, entry string } {
 // all executable lines and on single lines), each inverse action from each inverse
 // node. The state the real run reaches must always be accepted.
 func TestFactsAreSound(t *testing.T) {
-	n := 110 // about 13,000 transitions of each action
+	n := 90 // over 10,000 transitions of each action
 	if testing.Short() {
 		n = 30
 	}
@@ -274,4 +277,91 @@ func acceptTransition(prog *grammar.Program, ctx grammar.Context, tr *Tree, i, j
 		return what + ": rejected"
 	}
 	return ""
+}
+
+// TestFactsAcceptCorpus replays the held-out trajectories of a corpus (the file in
+// NDB_FACTS_CORPUS, a corpus's eval.jsonl; skipped without it) through the automaton
+// under each trajectory's program facts: every recorded next state must be accepted.
+// Contexts of several files have no facts and are counted apart.
+func TestFactsAcceptCorpus(t *testing.T) {
+	path := os.Getenv("NDB_FACTS_CORPUS")
+	if path == "" {
+		t.Skip("NDB_FACTS_CORPUS names no corpus eval.jsonl")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pool := testPool(t)
+	progs := map[string]*grammar.Program{}
+	counts := map[grammar.ActionKind]int{}
+	rejected, noFacts := 0, 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var rec struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatal(err)
+		}
+		tr, err := grammar.DecodeTrajectory(rec.Text)
+		if err != nil {
+			continue
+		}
+		key := tr.Context.Text()
+		prog, seen := progs[key]
+		if !seen && len(tr.Context.Files) == 1 {
+			var src strings.Builder
+			n := 1
+			for _, l := range tr.Context.Files[0].Lines {
+				for ; n < l.N; n++ {
+					src.WriteByte('\n')
+				}
+				src.WriteString(l.Text + "\n")
+				n++
+			}
+			parsed, err := pool.Parse(context.Background(), ParseRequest{Source: src.String()})
+			if err == nil && parsed.Facts != nil {
+				prog, _ = grammar.NewProgram(tr.Context, parsed.Facts)
+			}
+			progs[key] = prog
+		}
+		if prog == nil {
+			noFacts++
+			continue
+		}
+		prev := tr.Start
+		for _, st := range tr.Steps {
+			counts[st.Action.Kind]++
+			e := grammar.NewEncoder(tr.Context, tr.Direction)
+			e.Start(prev)
+			e.Action(st.Action)
+			var text string
+			if st.Exit != "" {
+				text, err = e.Exit(st.Exit)
+			} else {
+				text, err = e.State(st.State)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			au := grammar.NewAutomaton(tr.Context, tr.Direction, &prev, st.Action.Kind, prog.Targets(&prev, st.Action), grammar.Limits{MaxRepr: 1 << 20, MaxVars: 1 << 10, MaxKey: 1 << 10})
+			if !au.FeedText(text) || !au.Done() {
+				rejected++
+				if rejected <= 10 {
+					t.Errorf("%s from %s %d: %q rejected", st.Action.Kind, prev.Event, prev.Loc.Line, text)
+				}
+			}
+			if st.Exit != "" {
+				break
+			}
+			prev = st.State
+		}
+	}
+	t.Logf("corpus transitions replayed: %v; rejected %d; %d trajectories without facts", counts, rejected, noFacts)
+	if rejected > 0 {
+		t.Fatalf("%d recorded transitions rejected", rejected)
+	}
 }
