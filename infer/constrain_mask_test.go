@@ -138,7 +138,7 @@ func checkMasks(t *testing.T, v *Vocab, states []grammar.Automaton) {
 	greedy := NewSampler(0, 0, 1)
 	var top []int
 	phases := map[int]int{}
-	forced, escapes, lows, tight, determined := 0, 0, 0, 0, 0
+	forced, escapes, tight, determined := 0, 0, 0, 0
 	for i := range states {
 		a := &states[i]
 		phases[a.Phase()]++
@@ -204,7 +204,7 @@ func checkMasks(t *testing.T, v *Vocab, states []grammar.Automaton) {
 			t.Fatalf("state %d: greedy %d, want %d", i, got, want)
 		}
 	}
-	t.Logf("%d states agree (by phase %v); %d with a forced token, %d in an escape, %d after a high surrogate, %d near a string's limit, %d with a determined SRC or exit word", len(states), phases, forced, escapes, lows, tight, determined)
+	t.Logf("%d states agree (by phase %v); %d with a forced token, %d in an escape or surrogate pair, %d near a string's limit, %d with a determined SRC or exit word", len(states), phases, forced, escapes, tight, determined)
 }
 
 // TestMaskMatchesReference checks the optimized mask, tokenOK, forcedToken and
