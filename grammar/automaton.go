@@ -125,6 +125,9 @@ func NewAutomaton(ctx Context, dir Direction, prev *State, after ActionKind, tar
 	}
 	if targets != nil {
 		a.tg, a.src = targets, targets.p.src
+		if targets.NeverOnly {
+			a.exit = exitNeverTrie
+		}
 	} else {
 		a.src = srcTrie(ctx)
 	}

@@ -227,3 +227,22 @@ func (a *Automaton) srcCompletion(prefer string) (string, bool) {
 func (a *Automaton) markerAllowed() bool {
 	return a.markerOK && a.ev == EventLine && (a.tg == nil || !a.alive.and(a.tg.prev).empty())
 }
+
+// missingParam returns the next parameter a call state must still write (for a
+// forced close), when the object cannot close yet.
+func (a *Automaton) missingParam() (string, bool) {
+	if a.tg == nil || a.ev != EventCall {
+		return "", false
+	}
+	c := *a
+	if c.closeOK() {
+		return "", false
+	}
+	p := a.tg.p
+	for i := range p.f.Codes {
+		if a.alive.has(i) && !p.loose.has(i) && len(a.names) < len(p.paramsJSON[i]) {
+			return p.paramsJSON[i][len(a.names)], true
+		}
+	}
+	return "", false
+}

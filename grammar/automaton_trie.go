@@ -121,6 +121,8 @@ func srcTrie(ctx Context) *trie {
 }
 
 // exitTrie is the trie of the exit words.
+var exitNeverTrie = newTrie([]string{string(ExitNever)})
+
 var exitTrie = newTrie([]string{string(ExitNormal), string(ExitError), string(ExitNever)})
 
 // Finish force-closes the state from wherever the automaton stands, so that it
@@ -133,6 +135,9 @@ func (a *Automaton) Finish(text []byte, defSrc string) []byte {
 	case phKey, phColon, phColonSp, phValOpen, phCommaSp, phKeyOpen:
 		first := text[a.entryStart] == '"'
 		text, a.n = text[:a.entryStart], a.entryStart
+		if a.phase == phColon || a.phase == phColonSp || a.phase == phValOpen {
+			a.names = a.names[:len(a.names)-1] // its key was finished: it goes too
+		}
 		a.phase = phAfterVal
 		if first {
 			a.phase = phObjFirst
@@ -153,6 +158,13 @@ func (a *Automaton) Finish(text []byte, defSrc string) []byte {
 			piece = "{"
 		case phObjFirst, phAfterVal:
 			piece = "}"
+			if name, ok := a.missingParam(); ok {
+				// A call state holds every parameter: an empty value for the rest.
+				piece = `"` + name + `": ""`
+				if a.phase == phAfterVal {
+					piece = ", " + piece
+				}
+			}
 		case phVal:
 			piece = `"`
 		case phMarker:

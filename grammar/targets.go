@@ -12,6 +12,9 @@ import (
 type Targets struct {
 	p    *Program
 	Exit bool
+	// NeverOnly: the only exit is a run cut off (never): a step from inside a frame
+	// cannot reach the end of the run otherwise.
+	NeverOnly bool
 	// set[ev][code] holds the allowed lines; tins the same lines as sorted tins of
 	// their SRC strings' ends.
 	set  [EventInvLineCall + 1]map[int]map[int]bool
@@ -148,6 +151,7 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 		return t.finish()
 	}
 	l := prev.Loc.Line
+	t.NeverOnly = (a.Kind == StepInto || a.Kind == StepOver) && prev.Event.HasLocals()
 	for _, c := range codes {
 		cf := &p.f.Codes[c]
 		switch a.Kind {
