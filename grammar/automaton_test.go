@@ -177,3 +177,25 @@ func FuzzAutomaton(f *testing.F) {
 		}
 	})
 }
+
+// TestProgramIsSafeForConcurrentUse asks a Program for targets from several goroutines
+// (go test -race).
+func TestProgramIsSafeForConcurrentUse(t *testing.T) {
+	p := countProgram(t)
+	prev := State{Event: EventLine, Loc: Loc{Line: 3}, Locals: Locals{{"n", "0"}}}
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func() {
+			for _, k := range AllActions {
+				p.Targets(&prev, Action{Kind: k})
+			}
+			done <- true
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+	if !p.Targets(&prev, Action{Kind: InvStepInto}).Has(EventLine, 2) {
+		t.Error("inv_step_into from line 3 does not allow line 2")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Facts are what a program's text says about its execution (issue 12), computed by
@@ -124,7 +125,8 @@ type Program struct {
 	anyCaller               []bool
 	everySite               []site
 
-	pred *predIndex // the inverse relations, built on first use
+	pred     *predIndex // the inverse relations, built on first use
+	predOnce sync.Once
 }
 
 // site is a line of a code object that can make a call.

@@ -289,9 +289,11 @@ type predIndex struct {
 
 // preds builds the inverse relations on first use.
 func (p *Program) preds() *predIndex {
-	if p.pred != nil {
-		return p.pred
-	}
+	p.predOnce.Do(p.buildPreds)
+	return p.pred
+}
+
+func (p *Program) buildPreds() {
 	pi := &predIndex{into: map[node][]node{}, over: map[node][]node{}}
 	for c, cf := range p.f.Codes {
 		var all []node
@@ -318,7 +320,6 @@ func (p *Program) preds() *predIndex {
 		}
 	}
 	p.pred = pi
-	return pi
 }
 
 // succTwin returns what can follow q in forward order with inv_line_call twins, and
