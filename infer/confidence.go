@@ -58,29 +58,19 @@ type confPlan struct {
 	entries []string // the keys written, in order (the diff marker as "..")
 }
 
-// tokenPart classifies a token by the phase ph the automaton was in before it, its
-// first byte, and the entries begun before (entries) and after it (after): its kind,
-// and the locals entry it writes (-1 for none).
-func tokenPart(ph phase, first byte, entries, after int) (TokenKind, int) {
-	switch ph {
-	case phEvent, phExit:
-		return KindEvent, -1
-	case phSrcSep, phSrc:
-		return KindLine, -1
-	case phArgOpen, phArgStr, phFrame:
-		return KindReturn, -1
-	case phValOpen, phVal:
-		return KindValue, entries - 1
-	case phKey, phColon, phColonSp, phMarker:
-		return KindName, entries - 1
-	case phCommaSp, phKeyOpen:
-		return KindName, entries // the next entry's separator or opening quote
+// tokenKind is the confidence kind of a part of the state.
+func tokenKind(p grammar.StatePart) TokenKind {
+	switch p {
+	case grammar.PartEvent:
+		return KindEvent
+	case grammar.PartLine:
+		return KindLine
+	case grammar.PartValue:
+		return KindValue
+	case grammar.PartReturn:
+		return KindReturn
 	}
-	// phObjOpen, phObjFirst, phAfterVal: '{', or whether another variable follows.
-	if after > entries || (ph == phAfterVal && first == ',') {
-		return KindName, entries
-	}
-	return KindName, -1 // '}': there are no more variables
+	return KindName
 }
 
 // maskedLogProb returns the log-probability of id under softmax(logits/t) restricted
@@ -168,22 +158,6 @@ func zero(c *grammar.Confidence) {
 // hair above 0).
 func exp01(lp float64) float64 {
 	return min(max(math.Exp(lp), 0), 1)
-}
-
-// entryNames returns the keys a wrote, in order, the diff marker included (last).
-func (a *automaton) entryNames() []string {
-	out := make([]string, 0, a.entries)
-	for _, n := range a.names {
-		k, err := grammar.UnquoteJSON(`"` + string(a.keys[n[0]:n[1]]) + `"`)
-		if err != nil {
-			k = string(a.keys[n[0]:n[1]])
-		}
-		out = append(out, k)
-	}
-	if a.entries > len(a.names) {
-		out = append(out, grammar.DiffMarkerKey)
-	}
-	return out
 }
 
 // ConfidenceAt recomputes a generated state's confidence with the temperatures of

@@ -36,13 +36,13 @@ func BenchmarkTokenConfidence(b *testing.B) {
 		{"src", grammar.TokenLineSep + `{"x": "1"}` + grammar.TokenSrcSep + "  2|"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			a := newAutomaton(srcTrie(ctx), exitTrie, grammar.Forward, &prev, Limits{})
+			a := grammar.NewAutomaton(ctx, grammar.Forward, &prev, 0, nil, Limits{})
 			for _, id := range tok.Encode(c.text) {
 				if !v.feed(&a, id) {
 					b.Fatalf("%q does not fit the grammar", c.text)
 				}
 			}
-			a.reserve(v.tokenMax + 1)
+			a.Reserve(v.tokenMax + 1)
 			mask := make([]bool, tok.VocabSize())
 			var top []int
 			id := v.greedyPick(&a, logits, &top)

@@ -17,9 +17,8 @@ import (
 
 // cloneAutomaton copies a with slices of its own, so that states collected along one
 // walk do not write into each other's keys and names when fed later.
-func cloneAutomaton(a automaton) automaton {
-	a.keys = slices.Clip(slices.Clone(a.keys))
-	a.names = slices.Clip(slices.Clone(a.names))
+func cloneAutomaton(a grammar.Automaton) grammar.Automaton {
+	a.Clip()
 	return a
 }
 
@@ -39,16 +38,16 @@ func goldenNext(prompts []prompt) []string {
 // random walks over the allowed tokens (biased towards quotes, escapes,
 // punctuation and single bytes) under tight and loose limits, so that every phase, escapes, \u
 // sequences, surrogates and every limit are reached.
-func maskStates(t testing.TB, v *Vocab, walks int) []automaton {
+func maskStates(t testing.TB, v *Vocab, walks int) []grammar.Automaton {
 	prompts := goldenPrompts(t)
 	next := goldenNext(prompts)
-	var out []automaton
+	var out []grammar.Automaton
 	for i, p := range prompts {
 		if next[i] == "" || i%3 != 0 {
 			continue
 		}
 		prev := p.prev
-		a := newAutomaton(srcTrie(p.ctx), exitTrie, p.dir, &prev, Limits{})
+		a := grammar.NewAutomaton(p.ctx, p.dir, &prev, 0, nil, Limits{})
 		out = append(out, cloneAutomaton(a))
 		for _, id := range v.Tok.Encode(next[i]) {
 			if !v.feed(&a, id) {
@@ -74,9 +73,9 @@ func maskStates(t testing.TB, v *Vocab, walks int) []automaton {
 		for _, lim := range []Limits{{}, {MaxRepr: 4, MaxKey: 2}, {MaxRepr: 2, MaxKey: 5}} {
 			for _, c := range crafted {
 				prev := p.prev
-				a := newAutomaton(srcTrie(p.ctx), exitTrie, p.dir, &prev, lim)
+				a := grammar.NewAutomaton(p.ctx, p.dir, &prev, 0, nil, lim)
 				v.feed(&a, ids[0])
-				for k := 0; k < len(c) && a.feedByte(c[k]); k++ {
+				for k := 0; k < len(c) && a.FeedByte(c[k]); k++ {
 					out = append(out, cloneAutomaton(a))
 				}
 			}
@@ -89,7 +88,7 @@ func maskStates(t testing.TB, v *Vocab, walks int) []automaton {
 	for w := 0; w < walks; w++ {
 		p := prompts[rng.IntN(len(prompts))]
 		prev := p.prev
-		a := newAutomaton(srcTrie(p.ctx), exitTrie, p.dir, &prev, limits[w%len(limits)])
+		a := grammar.NewAutomaton(p.ctx, p.dir, &prev, 0, nil, limits[w%len(limits)])
 		for step := 0; step < 120 && !a.Done(); step++ {
 			out = append(out, cloneAutomaton(a))
 			if v.allowedRef(&a, mask) == 0 {
@@ -132,41 +131,38 @@ func vocab4096(t testing.TB) *Vocab {
 	return NewVocab(tok)
 }
 
-func checkMasks(t *testing.T, v *Vocab, states []automaton) {
+func checkMasks(t *testing.T, v *Vocab, states []grammar.Automaton) {
 	ref, fast := make([]bool, len(v.bytes)), make([]bool, len(v.bytes))
 	logits := make([]float32, len(v.bytes))
 	rng := rand.New(rand.NewPCG(3, 4))
 	greedy := NewSampler(0, 0, 1)
 	var top []int
-	phases := map[phase]int{}
-	forced, escapes, lows, tight, determined := 0, 0, 0, 0, 0
+	phases := map[int]int{}
+	forced, escapes, tight, determined := 0, 0, 0, 0
 	for i := range states {
 		a := &states[i]
-		phases[a.phase]++
-		if a.s.esc != 0 && (a.phase == phKey || a.phase == phVal || a.phase == phArgStr) {
+		phases[a.Phase()]++
+		if a.EscapePending() {
 			escapes++
 		}
-		if a.s.needLow {
-			lows++
-		}
-		if room, ok := a.plainRoom(); ok && room < v.plainMax {
+		if room, ok := a.PlainRoom(); ok && room < v.plainMax {
 			tight++
 		}
 		n := v.allowedRef(a, ref)
 		if m := v.allowed(a, fast); m != n || !slices.Equal(ref, fast) {
 			for id := range ref {
 				if ref[id] != fast[id] {
-					t.Fatalf("state %d (phase %d): token %d %q: reference %v, fast %v (counts %d, %d)", i, a.phase, id, v.bytes[id], ref[id], fast[id], n, m)
+					t.Fatalf("state %d (phase %d): token %d %q: reference %v, fast %v (counts %d, %d)", i, a.Phase(), id, v.bytes[id], ref[id], fast[id], n, m)
 				}
 			}
 			t.Fatalf("state %d: counts %d, %d", i, n, m)
 		}
 		if id, ok := v.forcedToken(a); ok && (n != 1 || !ref[id]) {
-			t.Fatalf("state %d (phase %d): forced %q but %d allowed", i, a.phase, v.bytes[id], n)
+			t.Fatalf("state %d (phase %d): forced %q but %d allowed", i, a.Phase(), v.bytes[id], n)
 		} else if ok {
 			forced++
 		}
-		if rest := a.determinedRest(); rest != "" {
+		if rest := a.DeterminedRest(); rest != "" {
 			determined++
 			for id, ok := range ref {
 				if ok && (v.special[id] != "" || !strings.HasPrefix(rest, string(v.bytes[id]))) {
@@ -208,7 +204,7 @@ func checkMasks(t *testing.T, v *Vocab, states []automaton) {
 			t.Fatalf("state %d: greedy %d, want %d", i, got, want)
 		}
 	}
-	t.Logf("%d states agree (by phase %v); %d with a forced token, %d in an escape, %d after a high surrogate, %d near a string's limit, %d with a determined SRC or exit word", len(states), phases, forced, escapes, lows, tight, determined)
+	t.Logf("%d states agree (by phase %v); %d with a forced token, %d in an escape or surrogate pair, %d near a string's limit, %d with a determined SRC or exit word", len(states), phases, forced, escapes, tight, determined)
 }
 
 // TestMaskMatchesReference checks the optimized mask, tokenOK, forcedToken and
@@ -321,7 +317,7 @@ func BenchmarkMask(b *testing.B) {
 	for _, v := range vocabs {
 		states := maskStates(b, v, 100)
 		for k := range states {
-			states[k].reserve(v.tokenMax + 1) // as Generate does
+			states[k].Reserve(v.tokenMax + 1) // as Generate does
 		}
 		mask := make([]bool, len(v.bytes))
 		rng := rand.New(rand.NewPCG(1, 1))
@@ -347,7 +343,7 @@ func BenchmarkMask(b *testing.B) {
 			}
 		}
 		var top []int
-		greedy := func(a *automaton) {
+		greedy := func(a *grammar.Automaton) {
 			if v.greedyPick(a, logits, &top) < 0 {
 				v.allowed(a, mask)
 			}
@@ -355,16 +351,16 @@ func BenchmarkMask(b *testing.B) {
 		for _, c := range []struct {
 			name string
 			fit  bool
-			f    func(a *automaton)
+			f    func(a *grammar.Automaton)
 		}{
-			{"ref", false, func(a *automaton) { v.allowedRef(a, mask) }},
-			{"fast", false, func(a *automaton) { v.allowed(a, mask) }},
+			{"ref", false, func(a *grammar.Automaton) { v.allowedRef(a, mask) }},
+			{"fast", false, func(a *grammar.Automaton) { v.allowed(a, mask) }},
 			{"greedy-random", false, greedy},
 			{"greedy-fit", true, greedy},
 		} {
 			b.Run(fmt.Sprintf("vocab=%d/%s", len(v.bytes), c.name), func(b *testing.B) {
 				b.ReportAllocs()
-				a := new(automaton)
+				a := new(grammar.Automaton)
 				for i := 0; i < b.N; i++ {
 					for k := range states {
 						*a = states[k] // copies append past a's bytes: fine, as in Generate

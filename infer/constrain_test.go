@@ -154,13 +154,13 @@ func TestAutomatonAcceptsGolden(t *testing.T) {
 			continue
 		}
 		prev := p.prev
-		a := newAutomaton(srcTrie(p.ctx), exitTrie, p.dir, &prev, Limits{MaxRepr: 1 << 20, MaxVars: 1 << 10})
+		a := grammar.NewAutomaton(p.ctx, p.dir, &prev, 0, nil, Limits{MaxRepr: 1 << 20, MaxVars: 1 << 10})
 		for _, id := range tok.Encode(next) {
 			ok := false
 			if sp := v.special[id]; sp != "" {
-				ok = a.feedSpecial(sp)
+				ok = a.FeedSpecial(sp)
 			} else {
-				ok = a.feedBytes(v.bytes[id])
+				ok = a.FeedBytes(v.bytes[id])
 			}
 			if !ok {
 				t.Fatalf("prompt %d: the automaton rejects token %q of %q", i, v.bytes[id], next)

@@ -43,12 +43,12 @@ func NewVocab(tok *tokenizer.Tokenizer) *Vocab {
 // returns how many there are, by feeding every token to a copy of a (first bytes
 // shared). It is the reference that allowed (constrain_mask.go) must agree with, and
 // the path Generator.reference takes.
-func (v *Vocab) allowedRef(a *automaton, mask []bool) int {
+func (v *Vocab) allowedRef(a *grammar.Automaton, mask []bool) int {
 	clear(mask)
 	count := 0
 	for _, id := range v.specIDs {
 		c := *a
-		if c.feedSpecial(v.special[id]) {
+		if c.FeedSpecial(v.special[id]) {
 			mask[id] = true
 			count++
 		}
@@ -58,12 +58,12 @@ func (v *Vocab) allowedRef(a *automaton, mask []bool) int {
 			continue
 		}
 		c := *a
-		if !c.feedByte(byte(b)) {
+		if !c.FeedByte(byte(b)) {
 			continue
 		}
 		for _, id := range v.first[b] {
 			d := c
-			if d.feedBytes(v.bytes[id][1:]) {
+			if d.FeedBytes(v.bytes[id][1:]) {
 				mask[id] = true
 				count++
 			}
@@ -96,6 +96,12 @@ type Generator struct {
 	Model  *Model
 	Vocab  *Vocab
 	Limits Limits
+	// Program holds the program facts of the context (nil: the grammar alone):
+	// every generated state is then one the program can reach after the action.
+	Program *grammar.Program
+	// BreakpointLines are the lines of a breakpoint action the next GenerateAfter
+	// follows (the prompt's action; only the facts use them).
+	BreakpointLines []grammar.Loc
 	// NoReuse turns prefix reuse off: every prompt is run from position 0 (for
 	// benchmarks and tests).
 	NoReuse bool
@@ -175,10 +181,10 @@ func (g *Generator) Generate(ctx context.Context, prompt []int, gctx grammar.Con
 
 // GenerateAfter is Generate knowing the action the prompt ends with, so that the
 // grammar allows only what that action can lead to (an exit state after continue, a
-// call state at the enclosing function's first line after inv_step_call, a return,
-// an exception or the exit after step_return).
+// call state after inv_step_call, a return, an exception or the exit after
+// step_return), and with g.Program only the states the program facts allow.
 func (g *Generator) GenerateAfter(ctx context.Context, prompt []int, gctx grammar.Context, dir grammar.Direction, prev *grammar.State, after grammar.ActionKind, s *Sampler) (Generated, error) {
-	lim := g.Limits.withDefaults()
+	lim := g.Limits.WithDefaults()
 	if room := g.Model.Config.MaxSeqLen - len(prompt); room < lim.MaxTokens {
 		lim.MaxTokens = max(room, 0)
 	}
@@ -186,18 +192,12 @@ func (g *Generator) GenerateAfter(ctx context.Context, prompt []int, gctx gramma
 	if err != nil {
 		return Generated{}, err
 	}
-	src := srcTrie(gctx)
-	if after == grammar.InvStepCall && prev != nil {
-		// The call of the current frame is at its function's first line: the
-		// model writes the inputs, not where the function starts.
-		if loc, ok := callLoc(gctx, prev.Loc); ok {
-			if at, ok := srcTrieAt(gctx, loc); ok {
-				src = at
-			}
-		}
+	var targets *grammar.Targets
+	if g.Program != nil {
+		act := grammar.Action{Kind: after, Lines: g.BreakpointLines}
+		targets = g.Program.Targets(prev, act)
 	}
-	a := newAutomaton(src, exitTrie, dir, prev, lim)
-	a.after = after
+	a := grammar.NewAutomaton(gctx, dir, prev, after, targets, lim)
 	if len(g.mask) != len(g.Vocab.bytes) {
 		g.mask = make([]bool, len(g.Vocab.bytes))
 	}
@@ -208,12 +208,12 @@ func (g *Generator) GenerateAfter(ctx context.Context, prompt []int, gctx gramma
 	forced := false
 	// push feeds token id and adds it to the text, the tokens and the next Forward.
 	push := func(id int) {
-		was := a.phase
+		was := a.InWord()
 		g.Vocab.feed(&a, id)
 		if !g.reference {
-			a.reserve(g.Vocab.tokenMax + 1)
+			a.Reserve(g.Vocab.tokenMax + 1)
 		}
-		if (a.phase == phSrc || a.phase == phExit) && a.phase != was {
+		if a.InWord() && !was {
 			strStart = len(toks) + 1
 		}
 		text = append(text, g.Vocab.bytes[id]...)
@@ -254,11 +254,11 @@ func (g *Generator) GenerateAfter(ctx context.Context, prompt []int, gctx gramma
 		if !masked && !g.noConfidence {
 			g.Vocab.allowed(&a, g.mask)
 		}
-		ph, entries := a.phase, a.entries
+		mark := a.Mark()
 		g.batch = g.batch[:0]
 		push(id)
 		if !g.noConfidence {
-			scores = append(scores, g.score(logits, id, ph, entries, a.entries))
+			scores = append(scores, g.score(logits, id, &a, mark))
 		}
 		// Tokens the grammar forces need no logits (nor does the determined rest of a
 		// SRC line): they go through the model with this one, in one Forward.
@@ -296,7 +296,7 @@ func (g *Generator) GenerateAfter(ctx context.Context, prompt []int, gctx gramma
 		if prev != nil {
 			defSrc, _ = gctx.Src(prev.Loc)
 		}
-		text = a.finish(text, defSrc)
+		text = a.Finish(text, defSrc)
 		toks = g.Vocab.Tok.Encode(string(text))
 	}
 	out := Generated{Text: string(text), Tokens: toks, Forced: forced, Scores: scores}
@@ -308,7 +308,7 @@ func (g *Generator) GenerateAfter(ctx context.Context, prompt []int, gctx gramma
 		return out, fmt.Errorf("infer: the generated state does not decode: %w (text %q)", err, out.Text)
 	}
 	out.State, out.Exit = st, x
-	out.plan = &confPlan{exit: x != "", ev: st.Event, entries: a.entryNames()}
+	out.plan = &confPlan{exit: x != "", ev: st.Event, entries: a.EntryNames()}
 	out.Confidence = out.plan.confidence(scores, func(i int) float64 { return scores[i].LogP }, st.Locals)
 	if forced {
 		zero(out.Confidence)
@@ -317,14 +317,15 @@ func (g *Generator) GenerateAfter(ctx context.Context, prompt []int, gctx gramma
 }
 
 // score is the chosen token id's entry in Generated.Scores: its part of the state
-// (the automaton was in phase ph with entries begun before it, after of them after)
-// and its log-probability under the constrained distribution in g.mask.
-func (g *Generator) score(logits []float32, id int, ph phase, entries, after int) TokenScore {
+// (the automaton a stood at mark before it) and its log-probability under the
+// constrained distribution in g.mask.
+func (g *Generator) score(logits []float32, id int, a *grammar.Automaton, mark grammar.AutomatonMark) TokenScore {
 	var first byte
 	if b := g.Vocab.bytes[id]; len(b) > 0 && g.Vocab.special[id] == "" {
 		first = b[0]
 	}
-	kind, entry := tokenPart(ph, first, entries, after)
+	part, entry := a.TokenPart(mark, first)
+	kind := tokenKind(part)
 	sc := TokenScore{Kind: kind, Entry: entry, LogP: maskedLogProb(logits, g.mask, id, g.Calibration.Temperature(kind))}
 	if g.Record {
 		sc.Dist = newTokenDist(logits, g.mask, id, &g.dist)
@@ -340,3 +341,7 @@ func (g *Generator) Reset() {
 	g.cached = g.cached[:0]
 	g.Model.ResetCache()
 }
+
+// Limits bound a generated state so that generation always terminates (see
+// grammar.Limits).
+type Limits = grammar.Limits

@@ -85,6 +85,11 @@ type Options struct {
 	Seed        int64
 	// MaxTokens bounds one predicted state (0: the backend's default).
 	MaxTokens int
+	// GrammarOnly leaves the model's predictions to the grammar alone (the raw
+	// model: --constraints grammar). By default (false) the program's static facts
+	// (trace.ParseResult.Facts) constrain them too: every predicted state is one the
+	// program can reach after the action (docs/decisions.md, "Program facts").
+	GrammarOnly bool
 	// Neural builds the neural backend instead of the registered factory (tests).
 	Neural NeuralFactory
 }

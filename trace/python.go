@@ -13,9 +13,17 @@ import (
 )
 
 //go:embed tracer.py
-var tracerSource string
+var tracerMain string
 
-// TracerSource returns the Python worker program (tracer.py) embedded in the binary.
+//go:embed analyze.py
+var analyzeSource string
+
+// tracerSource is the worker program: the static analysis (analyze.py, the program
+// facts of the parse method) followed by the tracer.
+var tracerSource = analyzeSource + "\n" + tracerMain
+
+// TracerSource returns the Python worker program (analyze.py and tracer.py) embedded in
+// the binary.
 func TracerSource() string { return tracerSource }
 
 // bootstrap is what `python -c` runs: it reads the tracer from stdin, so the

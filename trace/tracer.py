@@ -856,7 +856,12 @@ def do_parse(params):
     functions.sort(key=lambda f: (f["first_line"], f["qualname"]))
     lines = set()
     _collect_lines(code, lines)
-    return {"functions": functions, "executable": sorted(lines)}
+    out = {"functions": functions, "executable": sorted(lines)}
+    try:  # program facts (analyze.py, prepended); a failure leaves the grammar alone
+        out["facts"] = analyze_program(tree, code)
+    except Exception as e:
+        out["facts_error"] = "%s: %s" % (type(e).__name__, e)
+    return out
 
 
 def _collect_functions(ast, node, prefix, out):

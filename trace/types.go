@@ -8,6 +8,8 @@
 // them. Nothing here needs libtorch.
 package trace
 
+import "github.com/ndb-project/ndb/grammar"
+
 // Event is one raw settrace event (spec section 1).
 type Event struct {
 	Event string `json:"event"` // call, line, return, exception
@@ -97,6 +99,11 @@ type ParseResult struct {
 	// Executable holds the lines where a line event can happen, sorted.
 	Executable []int       `json:"executable"`
 	Syntax     *SetupError `json:"syntax_error,omitempty"`
+	// Facts are what the program's text says about its execution (analyze.py): the
+	// constrained decoder allows only the states they allow. Nil when the analysis
+	// does not model this interpreter or failed (FactsError says why).
+	Facts      *grammar.Facts `json:"facts,omitempty"`
+	FactsError string         `json:"facts_error,omitempty"`
 }
 
 // CheckRequest asks whether Call, evaluated in the program, equals Expected.

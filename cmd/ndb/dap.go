@@ -27,12 +27,14 @@ func runDAP(ctx context.Context, args []string) error {
 	workers := fs.Int("workers", 2, "tracer worker processes shared by all sessions")
 	model := fs.String("model", "", "checkpoint `DIR` for neural and compare launches that name no \"model\" (default: the bundled model)")
 	device := fs.String("device", "cpu", "where neural and compare launches run the model: cpu, cuda, cuda:N or auto")
+	var grammarOnly bool
+	fs.Var(constraintsFlag{&grammarOnly}, "constraints", constraintsUsage)
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
-		return badInput("usage: ndb dap [--listen ADDR [--allow-remote]] [--workers N] [--model DIR] [--device DEV]")
+		return badInput("usage: ndb dap [--listen ADDR [--allow-remote]] [--workers N] [--model DIR] [--device DEV] [--constraints program|grammar]")
 	}
 	if *workers <= 0 {
 		return badInput("--workers must be positive")
@@ -42,7 +44,7 @@ func runDAP(ctx context.Context, args []string) error {
 	}
 	// Neural and compare launches load the launch's "model" (else --model, else the
 	// bundled default) on --device, each session its own.
-	srv := adapter.NewServer(adapter.Config{Workers: *workers, Log: log.Logger, Session: session.Options{Model: *model, Device: *device}})
+	srv := adapter.NewServer(adapter.Config{Workers: *workers, Log: log.Logger, Session: session.Options{Model: *model, Device: *device, GrammarOnly: grammarOnly}})
 	defer srv.Close()
 	if *listen == "" {
 		done := make(chan error, 1)

@@ -17,7 +17,7 @@ import (
 	"github.com/ndb-project/ndb/train/eval/evalcmd"
 )
 
-const evalUsage = "usage: ndb eval nextstate [--corpus DIR] | cruxeval FILE.jsonl | horizon FILE.jsonl  [--limit N] [--model DIR] [--out DIR]"
+const evalUsage = "usage: ndb eval nextstate [--corpus DIR] | cruxeval FILE.jsonl | horizon FILE.jsonl  [--limit N] [--model DIR] [--out DIR] [--constraints program|grammar]"
 
 // runEval implements `ndb eval nextstate|cruxeval|horizon`: the paper's evaluations
 // on a checkpoint (the bundled model, or --model DIR), run by package evalcmd. Each
@@ -48,6 +48,7 @@ func runEval(ctx context.Context, args []string) error {
 // evalFlags are the flags every evaluation takes.
 type evalFlags struct {
 	model, device, out *string
+	constraints        *string
 	limit, maxTokens   *int
 	seed               *uint64
 }
@@ -60,12 +61,14 @@ func addEvalFlags(fs *flag.FlagSet, name string, limit int) evalFlags {
 		limit:     fs.Int("limit", limit, "the most prompts per group (0: all)"),
 		maxTokens: fs.Int("max-tokens", 512, "tokens per predicted state before it is closed by force (counted as undecoded)"),
 		seed:      fs.Uint64("seed", 1, "seed of the draw of prompts (and of sampling)"),
+		constraints: fs.String("constraints", "program", "program: rows with the program facts' constraints and, on the same prompts, the grammar's alone; "+
+			"grammar: the grammar's alone (the raw model)"),
 	}
 }
 
 // config is the evaluation's configuration: the model is --model on --device, its
 // rows named after the folder ("model (bundled)" by default).
-func (f evalFlags) config(args []string) evalcmd.Config {
+func (f evalFlags) config(args []string) (evalcmd.Config, error) {
 	name := "model (bundled)"
 	if *f.model != "" {
 		name = "model (" + filepath.Base(filepath.Clean(*f.model)) + ")"
@@ -81,8 +84,12 @@ func (f evalFlags) config(args []string) evalcmd.Config {
 		}
 		return p, p.Close, nil
 	}
+	grammarOnly, err := parseConstraints(*f.constraints)
+	if err != nil {
+		return evalcmd.Config{}, err
+	}
 	return evalcmd.Config{Out: *f.out, Limit: *f.limit, Seed: *f.seed, Command: evalcmd.CommandLine(args),
-		Model: load, Stdout: os.Stdout, Stderr: os.Stderr, Log: log.Logger}
+		Model: load, GrammarOnly: grammarOnly, Stdout: os.Stdout, Stderr: os.Stderr, Log: log.Logger}, nil
 }
 
 func runEvalNextState(ctx context.Context, args []string) error {
@@ -96,7 +103,10 @@ func runEvalNextState(ctx context.Context, args []string) error {
 	} else if len(rest) != 0 {
 		return badInput("usage: ndb eval nextstate [--corpus DIR] [--level LEVEL] [--limit N] [--model DIR] [--out DIR] [--calibrate]")
 	}
-	cfg := f.config(append([]string{"nextstate"}, args...))
+	cfg, err := f.config(append([]string{"nextstate"}, args...))
+	if err != nil {
+		return err
+	}
 	if *calib {
 		withCalibration(&cfg)
 	}
@@ -113,7 +123,11 @@ func runEvalCruxEval(ctx context.Context, args []string) error {
 	if len(rest) != 1 {
 		return badInput("usage: ndb eval cruxeval FILE.jsonl [--limit N] [--model DIR] [--out DIR]")
 	}
-	return evalcmd.CruxEval(ctx, f.config(append([]string{"cruxeval"}, args...)), rest[0])
+	cfg, err := f.config(append([]string{"cruxeval"}, args...))
+	if err != nil {
+		return err
+	}
+	return evalcmd.CruxEval(ctx, cfg, rest[0])
 }
 
 func runEvalHorizon(ctx context.Context, args []string) error {
@@ -140,5 +154,9 @@ func runEvalHorizon(ctx context.Context, args []string) error {
 	if *temp <= 0 {
 		return badInput("--temperature must be positive (exact match@k samples)")
 	}
-	return evalcmd.Horizon(ctx, f.config(append([]string{"horizon"}, args...)), rest[0], ks, *temp, *topP)
+	cfg, err := f.config(append([]string{"horizon"}, args...))
+	if err != nil {
+		return err
+	}
+	return evalcmd.Horizon(ctx, cfg, rest[0], ks, *temp, *topP)
 }

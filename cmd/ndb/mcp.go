@@ -38,13 +38,15 @@ func runMCP(ctx context.Context, args []string) error {
 	workers := fs.Int("workers", 2, "tracer worker processes shared by all sessions")
 	model := fs.String("model", "", "checkpoint `DIR` for neural and compare sessions that name no model (default: the bundled model)")
 	device := fs.String("device", "cpu", "where the model runs: cpu, cuda, cuda:N or auto")
+	var grammarOnly bool
+	fs.Var(constraintsFlag{&grammarOnly}, "constraints", constraintsUsage)
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	switch {
 	case len(rest) > 0:
-		return badInput("usage: ndb mcp [--listen ADDR [--allow-remote]] [--max-sessions N] [--idle-timeout D] [--workers N] [--model DIR] [--device DEV]")
+		return badInput("usage: ndb mcp [--listen ADDR [--allow-remote]] [--max-sessions N] [--idle-timeout D] [--workers N] [--model DIR] [--device DEV] [--constraints program|grammar]")
 	case *workers <= 0:
 		return badInput("--workers must be positive")
 	case *maxSessions < 0 || *idle < 0:
@@ -59,7 +61,7 @@ func runMCP(ctx context.Context, args []string) error {
 		}
 	}
 	srv := mcp.NewServer(mcp.Config{
-		Session: session.Options{Model: *model, Device: *device}, Workers: *workers,
+		Session: session.Options{Model: *model, Device: *device, GrammarOnly: grammarOnly}, Workers: *workers,
 		MaxSessions: *maxSessions, IdleTimeout: *idle, Log: log.Logger,
 	})
 	defer srv.Close()

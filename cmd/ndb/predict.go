@@ -12,9 +12,10 @@ import (
 )
 
 // runPredict implements `ndb predict FILE --entry EXPR --action ACTION [--n N]
-// [--model DIR] [--temperature T] [--seed S]`: the state ACTION leads to from the
-// entry state, predicted by the model (the program is parsed, never run), as JSON on
-// stdout; a JSON list when --n > 1.
+// [--model DIR] [--temperature T] [--seed S] [--constraints program|grammar]`: the
+// state ACTION leads to from the entry state, predicted by the model (the program is
+// parsed, never run) under the program's facts (--constraints grammar: the raw
+// model), as JSON on stdout; a JSON list when --n > 1.
 func runPredict(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
 	entry := fs.String("entry", "", "the entry call `EXPR`, such as 'f(3, \"x\")'; none means the whole script")

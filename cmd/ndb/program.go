@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog/log"
 
 	"github.com/ndb-project/ndb/infer"
+	"github.com/ndb-project/ndb/infer/neural"
 	"github.com/ndb-project/ndb/session"
 	"github.com/ndb-project/ndb/trace"
 )
@@ -75,6 +76,40 @@ func modelFlags(fs *flag.FlagSet, o *session.Options, seedFlag string) {
 	fs.Float64Var(&o.Temperature, "temperature", 0, "the model's sampling temperature; 0 is greedy")
 	fs.Float64Var(&o.TopP, "top-p", 0.95, "nucleus sampling mass when sampling")
 	fs.Int64Var(&o.Seed, seedFlag, 0, "the model's sampling seed")
+	fs.Var(constraintsFlag{&o.GrammarOnly}, "constraints", constraintsUsage)
+}
+
+const constraintsUsage = "what constrains the model: program (the grammar and the program's facts) or grammar (the grammar alone: the raw model)"
+
+// parseConstraints reads a --constraints mode: whether the model is left to the
+// grammar alone (session.Options.GrammarOnly).
+func parseConstraints(mode string) (grammarOnly bool, err error) {
+	switch mode {
+	case neural.ConstraintsProgram:
+		return false, nil
+	case neural.ConstraintsGrammar:
+		return true, nil
+	}
+	return false, badInput("--constraints %q: want program or grammar", mode)
+}
+
+// constraintsFlag is --constraints program|grammar as session.Options.GrammarOnly.
+type constraintsFlag struct{ grammarOnly *bool }
+
+func (f constraintsFlag) String() string {
+	if f.grammarOnly != nil && *f.grammarOnly {
+		return neural.ConstraintsGrammar
+	}
+	return neural.ConstraintsProgram
+}
+
+func (f constraintsFlag) Set(s string) error {
+	g, err := parseConstraints(s)
+	if err != nil {
+		return err
+	}
+	*f.grammarOnly = g
+	return nil
 }
 
 // checkModelFlags validates what modelFlags read, and sets libtorch's threads.

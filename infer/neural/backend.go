@@ -40,6 +40,9 @@ type Options struct {
 	// Calibration holds the temperatures of the confidences (nil: raw probabilities;
 	// see LoadCalibration).
 	Calibration *infer.Calibration
+	// Program holds the program facts (ProgramOf): every predicted state is then one
+	// the program can reach after the action. Nil leaves the grammar alone.
+	Program *grammar.Program
 }
 
 // Backend predicts a debugging session with the model. It implements
@@ -105,6 +108,7 @@ func New(m *infer.Model, tok *tokenizer.Tokenizer, gctx grammar.Context, entry g
 	g := infer.NewGenerator(m, infer.NewVocab(tok))
 	g.Limits = opt.Limits
 	g.Calibration = opt.Calibration
+	g.Program = opt.Program
 	b := &Backend{gen: g, tok: tok, prompter: NewPrompter(m, tok, opt.Limits.MaxTokens), ctx: gctx,
 		sampler: infer.NewSampler(opt.Temperature, opt.TopP, opt.Seed), opt: opt, dir: grammar.Forward}
 	b.frame--
@@ -169,6 +173,7 @@ func (b *Backend) Do(ctx context.Context, a grammar.Action) (session.Outcome, er
 	}
 	b.start, b.steps = used.Start, used.Steps
 	prev := *b.current()
+	b.gen.BreakpointLines = a.Lines
 	gen, err := b.gen.GenerateAfter(ctx, ids, b.ctx, b.dir, &prev, a.Kind, b.sampler)
 	if err != nil {
 		b.dir, b.start, b.steps = saveDir, saveStart, saveSteps

@@ -35,6 +35,7 @@ func benchModel(b *testing.B) string {
 type benchProgram struct {
 	gctx  grammar.Context
 	entry grammar.State
+	prog  *grammar.Program // the program facts (nil: the grammar alone)
 }
 
 func loadBenchProgram(b *testing.B) benchProgram {
@@ -56,7 +57,7 @@ func loadBenchProgram(b *testing.B) benchProgram {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return benchProgram{gctx, entry}
+	return benchProgram{gctx, entry, ProgramOf(gctx, parsed)}
 }
 
 func loadBenchModel(b *testing.B) (*infer.Model, *tokenizer.Tokenizer) {
@@ -80,7 +81,7 @@ type sessionRun struct {
 // stops early when the program ends.
 func playSession(b *testing.B, m *infer.Model, tok *tokenizer.Tokenizer, p benchProgram, n int, reuse bool) sessionRun {
 	m.ResetCache()
-	be, err := New(m, tok, p.gctx, p.entry, Options{})
+	be, err := New(m, tok, p.gctx, p.entry, Options{Program: p.prog})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -106,18 +107,28 @@ func playSession(b *testing.B, m *infer.Model, tok *tokenizer.Tokenizer, p bench
 }
 
 // BenchmarkSession20 plays a 20-action session (step_into and step_over) on
-// count.py, with and without KV-cache reuse, and reports per-action latency p50/p95,
-// the latency of action 20 over action 2, tokens forwarded per action and per second.
+// count.py, under the program facts (the default) and the grammar alone, with and
+// without KV-cache reuse, and reports per-action latency p50/p95, the latency of
+// action 20 over action 2, tokens forwarded per action and per second.
 func BenchmarkSession20(b *testing.B) {
-	p := loadBenchProgram(b)
+	withFacts := loadBenchProgram(b)
+	if withFacts.prog == nil {
+		b.Fatal("count.py has no program facts")
+	}
+	grammarOnly := withFacts
+	grammarOnly.prog = nil
 	m, tok := loadBenchModel(b)
 	defer m.Close()
-	for _, reuse := range []bool{true, false} {
-		name := "reuse"
-		if !reuse {
-			name = "noreuse"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		p     benchProgram
+		reuse bool
+	}{
+		{"program/reuse", withFacts, true}, {"grammar/reuse", grammarOnly, true},
+		{"program/noreuse", withFacts, false}, {"grammar/noreuse", grammarOnly, false},
+	} {
+		p, reuse := c.p, c.reuse
+		b.Run(c.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				r := playSession(b, m, tok, p, 20, reuse)
 				sorted := slices.Clone(r.latencies)

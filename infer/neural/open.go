@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/infer"
 	"github.com/ndb-project/ndb/models"
 	"github.com/ndb-project/ndb/session"
@@ -15,7 +16,8 @@ import (
 // opt.Model, else the bundled model, loaded on opt.Device for this session alone (a
 // model's KV cache belongs to one session; Close frees it). The entry state comes
 // from the program's parse (EntryState); an entry it cannot read is the program's
-// problem (*session.ProgramError). libtorch's thread count is the caller's
+// problem (*session.ProgramError). Unless opt.GrammarOnly, the program's facts
+// (ProgramOf) constrain every prediction. libtorch's thread count is the caller's
 // (infer.SetThreads, once at start-up).
 func Open(ctx context.Context, prog *session.Program, opt session.Options) (session.Backend, error) {
 	dir, err := models.Resolve(opt.Model)
@@ -37,6 +39,10 @@ func Open(ctx context.Context, prog *session.Program, opt session.Options) (sess
 	if err != nil {
 		return nil, &session.ProgramError{Path: prog.Path, Kind: "entry", Message: err.Error()}
 	}
+	var facts *grammar.Program
+	if !opt.GrammarOnly {
+		facts = ProgramOf(prog.Context, prog.Parsed) // program facts by default (issue 12)
+	}
 	m, tok, err := Load(dir, dev)
 	if err != nil {
 		return nil, err
@@ -45,6 +51,7 @@ func Open(ctx context.Context, prog *session.Program, opt session.Options) (sess
 		Temperature: opt.Temperature, TopP: opt.TopP, Seed: opt.Seed, CloseModel: true,
 		Limits:      infer.Limits{MaxTokens: opt.MaxTokens},
 		Calibration: LoadCalibration(dir),
+		Program:     facts,
 	})
 	if err != nil {
 		m.Close()

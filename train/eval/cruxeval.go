@@ -144,6 +144,7 @@ type CruxScore struct {
 	Pass       map[string]int // passes by execution, per task
 	InputExact int            // input predictions equal to the recorded input
 	Undecoded  map[string]int // per task
+	Invented   int            // predictions naming a line or local the program does not have
 }
 
 func newCruxScore(name string) *CruxScore {
@@ -203,6 +204,9 @@ func RunCrux(ctx context.Context, r Runner, cases []CruxCase, preds []Predictor,
 
 // scoreCrux scores one prediction of one task into s.
 func scoreCrux(ctx context.Context, r Runner, c CruxCase, task string, p Prediction, s *CruxScore) error {
+	if p.Invented {
+		s.Invented++
+	}
 	if p.Undecoded {
 		s.Undecoded[task]++
 		return nil
@@ -300,7 +304,7 @@ var PaperCrux = []Paper{
 func (r *CruxResult) Table() *Table {
 	t := &Table{
 		Title:  "CruxEval input and output prediction: pass@1 % (greedy)",
-		Header: []string{"predictor", "n", "input pass@1", "input exact@1", "output step_return pass@1", "output breakpoint pass@1", "undecoded (in/ret/bp)"},
+		Header: []string{"predictor", "n", "input pass@1", "input exact@1", "output step_return pass@1", "output breakpoint pass@1", "undecoded (in/ret/bp)", "invented"},
 	}
 	for _, s := range r.Scores {
 		t.Rows = append(t.Rows, []string{
@@ -308,18 +312,20 @@ func (r *CruxResult) Table() *Table {
 			ratio(s.Pass[TaskInput], s.N), ratio(s.InputExact, s.N),
 			ratio(s.Pass[TaskStepReturn], s.N), ratio(s.Pass[TaskBreakpoint], s.N),
 			fmt.Sprintf("%d/%d/%d", s.Undecoded[TaskInput], s.Undecoded[TaskStepReturn], s.Undecoded[TaskBreakpoint]),
+			fmt.Sprint(s.Invented),
 		})
 	}
 	for _, p := range PaperCrux {
 		t.Rows = append(t.Rows, []string{p.Name, "800",
 			fmt.Sprintf("%.1f", p.InputPass), fmt.Sprintf("%.1f", p.InputExact),
-			fmt.Sprintf("%.1f", p.StepReturn), fmt.Sprintf("%.1f", p.Breakpoint), ""})
+			fmt.Sprintf("%.1f", p.StepReturn), fmt.Sprintf("%.1f", p.Breakpoint), "", ""})
 	}
 	t.Notes = append(t.Notes,
 		"input: inv_step_call from the return state, passes when f(predicted input) == output;",
 		"exact@1: the predicted input equals the recorded one; step_return: the predicted return",
 		"value == output; breakpoint: the return expression evaluated on the locals predicted at",
-		"the return line == output. Undecoded predictions count as misses.")
+		"the return line == output. Undecoded predictions count as misses. invented: predictions",
+		"(of the three tasks) with a line or local name the program does not have.")
 	if len(r.Skipped) > 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("%d of %d problems skipped (cannot be posed): %s", len(r.Skipped), r.Total, skippedList(r.Skipped)))
 	}

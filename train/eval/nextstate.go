@@ -201,7 +201,7 @@ func (r *NextStateResult) Tables() []*Table {
 	for _, level := range r.levels() {
 		t := &Table{
 			Title:  fmt.Sprintf("Next-state prediction, %s level: exact match %% (greedy)", level),
-			Header: []string{"action", "predictor", "n", "exact", "event", "line", "locals", "value", "undecoded", "too long"},
+			Header: []string{"action", "predictor", "n", "exact", "event", "line", "locals", "value", "undecoded", "too long", "invented"},
 		}
 		for _, kind := range grammar.AllActions {
 			for _, name := range r.Predictors {
@@ -213,14 +213,16 @@ func (r *NextStateResult) Tables() []*Table {
 				for _, c := range Components {
 					row = append(row, tl.Percent(c))
 				}
-				t.Rows = append(t.Rows, append(row, fmt.Sprint(tl.Undecoded), fmt.Sprint(tl.TooLong)))
+				t.Rows = append(t.Rows, append(row, fmt.Sprint(tl.Undecoded), fmt.Sprint(tl.TooLong), fmt.Sprint(tl.Invented)))
 			}
 		}
 		t.Notes = []string{
 			"exact: the whole next state; event, line, locals, value: each component alone",
 			"(value: the return value or exception); n/a: no target state has that component;",
 			"undecoded: predictions the model did not finish in the grammar (counted as misses);",
-			"too long: among them, prompts longer than the model's context.",
+			"too long: among them, prompts longer than the model's context;",
+			"invented: predictions with a line, event or local name the program does not have",
+			"(by its static facts; [program] rows are constrained by them, [grammar] rows are not).",
 		}
 		tables = append(tables, t)
 	}

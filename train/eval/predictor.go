@@ -33,10 +33,15 @@ type Next struct {
 // Prediction is one predicted next state. Undecoded marks an answer the model did not
 // finish in the grammar (the token budget ran out, or the prompt did not fit: then
 // TooLong is set too): it is a miss whatever it holds, and is counted.
+//
+// Invented marks a state with a line, an event at a line or a local name that the
+// program does not have, by its static facts (issue 12): what the program
+// constraints rule out.
 type Prediction struct {
 	Next
 	Undecoded bool
 	TooLong   bool
+	Invented  bool
 	// Confidence is the model's confidence in each part (nil for a predictor that
 	// has none, like the baseline).
 	Confidence *grammar.Confidence

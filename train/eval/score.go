@@ -82,6 +82,7 @@ type Tally struct {
 	Applicable [numComponents]int
 	Undecoded  int // predictions that did not decode, TooLong among them
 	TooLong    int // prompts that did not fit the model's context
+	Invented   int // predictions naming a line or local the program does not have
 }
 
 // Add counts one prediction's scores.
@@ -92,6 +93,9 @@ func (t *Tally) Add(s Scores, p Prediction) {
 	}
 	if p.TooLong {
 		t.TooLong++
+	}
+	if p.Invented {
+		t.Invented++
 	}
 	for c, v := range s {
 		if v != NA {

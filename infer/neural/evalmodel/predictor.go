@@ -1,7 +1,8 @@
 // Package evalmodel is the model as an evaluation's predictor (eval.Predictor, for
 // `ndb eval`): prompts are built as a neural session builds them (neural.Prompter),
-// and the next state is written under the grammar. It is apart from infer/neural so
-// that the debugger's backend does not import the evaluations (and their plots).
+// and the next state is written under the grammar (and, by default, the program
+// facts: Constrained). It is apart from infer/neural so that the debugger's backend
+// does not import the evaluations (and their plots).
 package evalmodel
 
 import (
@@ -14,6 +15,7 @@ import (
 	"github.com/ndb-project/ndb/infer/neural"
 	"github.com/ndb-project/ndb/models"
 	"github.com/ndb-project/ndb/train/eval"
+	"github.com/ndb-project/ndb/train/eval/evalcmd"
 )
 
 // Predictor is eval.Predictor with the model: the prompt is built as a neural
@@ -31,6 +33,25 @@ type Predictor struct {
 	// (an empty one for a prompt that did not fit), when set: to fit the temperatures
 	// of the confidences (set the generator's Record too).
 	Generated *[]infer.Generated
+
+	// facts gives a prompt's program facts (nil: none): they count the predictions
+	// that invent a line or name (eval.Prediction.Invented) and, unless grammarOnly,
+	// constrain them (Constrained).
+	facts       func(context.Context, grammar.Context) *grammar.Program
+	grammarOnly bool
+}
+
+// Constrained returns a predictor sharing p's model (and generator), named name, that
+// looks up each prompt's program facts with facts, counts the predictions they rule
+// out and, unless grammarOnly, constrains its predictions by them. Only a main one
+// keeps p's Generated. It implements evalcmd.Constrainable.
+func (p *Predictor) Constrained(name string, facts func(context.Context, grammar.Context) *grammar.Program, grammarOnly, main bool) eval.Predictor {
+	c := *p
+	c.name, c.facts, c.grammarOnly = name, facts, grammarOnly
+	if !main {
+		c.Generated = nil
+	}
+	return &c
 }
 
 // NewPredictor returns a predictor named name (its rows in the tables) over model m;
@@ -65,6 +86,14 @@ func (p *Predictor) Predict(ctx context.Context, pr eval.Prompt, n int) ([]eval.
 		return out, nil
 	}
 	prev := neural.Last(t)
+	var prog *grammar.Program
+	if p.facts != nil {
+		prog = p.facts(ctx, pr.Context)
+	}
+	p.gen.Program, p.gen.BreakpointLines = nil, pr.Action.Lines
+	if !p.grammarOnly {
+		p.gen.Program = prog
+	}
 	for i := range out {
 		if i > 0 && p.sampler.Greedy() {
 			out[i] = out[0]
@@ -75,6 +104,7 @@ func (p *Predictor) Predict(ctx context.Context, pr eval.Prompt, n int) ([]eval.
 			return nil, err
 		}
 		out[i] = eval.Prediction{Next: eval.Next{State: g.State, Exit: g.Exit}, Undecoded: g.Forced, Confidence: g.Confidence}
+		out[i].Invented = prog != nil && g.Exit == "" && prog.Invented(g.State)
 		if p.Generated != nil {
 			*p.Generated = append(*p.Generated, g)
 		}
@@ -82,7 +112,7 @@ func (p *Predictor) Predict(ctx context.Context, pr eval.Prompt, n int) ([]eval.
 	return out, nil
 }
 
-var _ eval.Predictor = (*Predictor)(nil)
+var _ evalcmd.Constrainable = (*Predictor)(nil)
 
 // LoadPredictor loads a checkpoint (dir, else the bundled model) on device (cpu,
 // cuda, cuda:N or auto) as a predictor named name; maxTokens bounds one predicted

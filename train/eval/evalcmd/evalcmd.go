@@ -36,6 +36,10 @@ type Config struct {
 	// (`--calibrate`: the fit of the confidences' temperatures); its tables join the
 	// report.
 	NextStateExtra func(cases []eval.Case) ([]*eval.Table, error)
+	// GrammarOnly leaves the model to the grammar alone (--constraints grammar). By
+	// default the program facts constrain it, and next-state and CruxEval print a
+	// row of the grammar alone too, on the same prompts (a Constrainable model).
+	GrammarOnly bool
 	// Stdout receives the tables, Stderr the progress; Log the tracer's log.
 	Stdout, Stderr io.Writer
 	Log            zerolog.Logger
@@ -72,12 +76,17 @@ func NextState(ctx context.Context, cfg Config, corpus, level string) error {
 		return inputErrorf("%s/eval.jsonl: no trajectories", corpus)
 	}
 	fmt.Fprintf(cfg.Stderr, "%d prompts from %d held-out trajectories (%d did not decode)\n", len(cases), st.Records, st.Skipped)
+	pool, err := trace.NewPool(ctx, trace.PoolOptions{Workers: 1, Log: cfg.Log})
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
 	model, closeModel, err := cfg.Model(0, 0)
 	if err != nil {
 		return err
 	}
 	defer closeModel()
-	preds := []eval.Predictor{model, eval.Baseline{}}
+	preds := append(cfg.greedyModels(model, newProgramCache(pool, cfg.Log)), eval.Baseline{})
 	bar := progress.New(cfg.Stderr, "nextstate", int64(len(cases)*len(preds)), "predictions")
 	res, err := eval.RunNextState(ctx, cases, preds, func() { bar.Add(1) })
 	bar.Done()
@@ -118,7 +127,7 @@ func CruxEval(ctx context.Context, cfg Config, file string) error {
 		return err
 	}
 	defer closeModel()
-	preds := []eval.Predictor{model, eval.Baseline{}}
+	preds := append(cfg.greedyModels(model, newProgramCache(pool, cfg.Log)), eval.Baseline{})
 	bar = progress.New(cfg.Stderr, "cruxeval", int64(len(cases)*len(preds)), "problems")
 	res, err := eval.RunCrux(ctx, pool, cases, preds, true, func() { bar.Add(1) })
 	bar.Done()
@@ -153,6 +162,9 @@ func Horizon(ctx context.Context, cfg Config, file string, ks []int, temperature
 		return err
 	}
 	defer closeModel()
+	if c, ok := model.(Constrainable); ok {
+		model = c.Constrained(c.Name(), newProgramCache(pool, cfg.Log).get, cfg.GrammarOnly, true)
+	}
 	bar = progress.New(cfg.Stderr, "horizon", int64(len(cases)), "jumps")
 	res, err := eval.RunHorizon(ctx, cases, model, eval.Baseline{}, ks, func() { bar.Add(1) })
 	bar.Done()

@@ -1,6 +1,4 @@
-package infer
-
-import "github.com/ndb-project/ndb/grammar"
+package grammar
 
 // trie is a byte trie over a set of strings (the SRC lines of a context, or the exit
 // words). Node 0 is the root.
@@ -12,6 +10,11 @@ type trieNode struct {
 	bytes    []byte  // the children's bytes
 	children []int32 // the children's nodes, parallel to bytes
 	isTerm   bool    // a whole string ends here
+	line     int     // for a SRC trie: the line number of the string ending here
+
+	// tin and tout number the nodes in depth-first order (tour): node m is below n
+	// (or n) exactly when tin[n] <= tin[m] < tout[n].
+	tin, tout int32
 }
 
 func newTrie(words []string) *trie {
@@ -73,30 +76,68 @@ func (t *trie) complete(n int32, prefer string) string {
 	return string(out)
 }
 
-// srcTrie is the trie of every SRC string of ctx.
-func srcTrie(ctx grammar.Context) *trie {
+// find returns the node where string s ends, or -1.
+func (t *trie) find(s string) int32 {
+	n := int32(0)
+	for i := 0; i < len(s) && n >= 0; i++ {
+		n = t.child(n, s[i])
+	}
+	return n
+}
+
+// tour numbers the nodes in depth-first order (tin, tout).
+func (t *trie) tour() {
+	var clock int32
+	var walk func(n int32)
+	walk = func(n int32) {
+		t.nodes[n].tin = clock
+		clock++
+		for _, c := range t.nodes[n].children {
+			walk(c)
+		}
+		t.nodes[n].tout = clock
+	}
+	walk(0)
+}
+
+// srcTrie is the trie of every SRC string of ctx; a string's end holds its line
+// number.
+func srcTrie(ctx Context) *trie {
 	var words []string
+	var lines []int
 	for _, l := range ctx.Lines() {
 		if s, ok := ctx.Src(l); ok {
 			words = append(words, s)
+			lines = append(lines, l.Line)
 		}
 	}
-	return newTrie(words)
+	t := newTrie(words)
+	for i, w := range words {
+		if n := t.find(w); n >= 0 {
+			t.nodes[n].line = lines[i]
+		}
+	}
+	return t
 }
 
 // exitTrie is the trie of the exit words.
-var exitTrie = newTrie([]string{string(grammar.ExitNormal), string(grammar.ExitError), string(grammar.ExitNever)})
+var exitNeverTrie = newTrie([]string{string(ExitNever)})
 
-// finish force-closes the state from wherever the automaton stands, so that it
+var exitTrie = newTrie([]string{string(ExitNormal), string(ExitError), string(ExitNever)})
+
+// Finish force-closes the state from wherever the automaton stands, so that it
 // decodes: an unfinished escape or locals entry is cut off (text is returned shorter),
 // open strings and objects are closed, SRC is completed (to defSrc when nothing of it
 // was written yet and defSrc is a line of the context), a value is closed, and
 // <|frame_sep|> ends it. It returns the completed text.
-func (a *automaton) finish(text []byte, defSrc string) []byte {
+func (a *Automaton) Finish(text []byte, defSrc string) []byte {
 	switch a.phase {
 	case phKey, phColon, phColonSp, phValOpen, phCommaSp, phKeyOpen:
 		first := text[a.entryStart] == '"'
 		text, a.n = text[:a.entryStart], a.entryStart
+		if a.phase == phColon || a.phase == phColonSp || a.phase == phValOpen {
+			a.names = a.names[:len(a.names)-1] // its key was finished: it goes too
+		}
 		a.phase = phAfterVal
 		if first {
 			a.phase = phObjFirst
@@ -117,14 +158,28 @@ func (a *automaton) finish(text []byte, defSrc string) []byte {
 			piece = "{"
 		case phObjFirst, phAfterVal:
 			piece = "}"
+			if name, ok := a.missingParam(); ok {
+				// A call state holds every parameter: an empty value for the rest.
+				piece = `"` + name + `": ""`
+				if a.phase == phAfterVal {
+					piece = ", " + piece
+				}
+			}
 		case phVal:
 			piece = `"`
 		case phMarker:
 			piece = markerRest[a.mi:]
 		case phSrcSep:
-			piece, special = grammar.TokenSrcSep, true
+			piece, special = TokenSrcSep, true
 		case phSrc:
-			if !a.src.term(a.node) {
+			if a.tg != nil {
+				if rest, ok := a.srcCompletion(defSrc); ok {
+					piece = rest
+					if piece != "" {
+						break
+					}
+				}
+			} else if !a.src.term(a.node) {
 				prefer := ""
 				if a.node == 0 {
 					prefer = defSrc
@@ -132,28 +187,28 @@ func (a *automaton) finish(text []byte, defSrc string) []byte {
 				piece = a.src.complete(a.node, prefer)
 				break
 			}
-			piece, special = grammar.TokenFrameSep, true
+			piece, special = TokenFrameSep, true
 			if a.ev.HasValue() {
-				piece = grammar.TokenArgSep
+				piece = TokenArgSep
 			}
 		case phArgOpen:
 			piece = `"`
 		case phArgStr:
 			piece = `"`
 		case phFrame:
-			piece, special = grammar.TokenFrameSep, true
+			piece, special = TokenFrameSep, true
 		case phExit:
 			if !a.exit.term(a.node) {
 				piece = a.exit.complete(a.node, "")
 				break
 			}
-			piece, special = grammar.TokenFrameSep, true
+			piece, special = TokenFrameSep, true
 		}
 		var ok bool
 		if special {
-			ok = a.feedSpecial(piece)
+			ok = a.FeedSpecial(piece)
 		} else {
-			ok = a.feedBytes([]byte(piece))
+			ok = a.FeedBytes([]byte(piece))
 		}
 		if !ok || piece == "" {
 			break // cannot happen for a well-formed automaton; the decode check reports it

@@ -1,18 +1,16 @@
-package infer
+package grammar
 
-import (
-	"github.com/ndb-project/ndb/grammar"
-)
-
-// This file is the byte-level grammar automaton of one generated state: what may
-// follow an action, in the exact form grammar.DecodeNext reads (spec section 5):
+// This file is the byte-level automaton of one generated state: what may follow an
+// action, in the exact form DecodeNext reads (spec section 5), next to its decoder so
+// that the language has one source of truth. With Targets (the program facts,
+// targets.go) it also allows only the states the program can reach:
 //
 //	event token, then for call and line: a canonical locals object; <|src_sep|>;
 //	SRC (a line of the context, byte for byte); for return and exception:
 //	<|arg_sep|> and a JSON string; <|frame_sep|>. Or: <|exit_sep|> normal|error|never
 //	<|frame_sep|>.
 //
-// Special tokens are atomic symbols (feedSpecial); every other token is a run of
+// Special tokens are atomic symbols (FeedSpecial); every other token is a run of
 // bytes (feedByte). The automaton is a small value: checking whether a token fits is
 // feeding it to a copy. Slices inside it (keys, names) are only ever appended to, so a
 // copy that appends never changes what the original sees, and with spare capacity
@@ -26,7 +24,8 @@ type Limits struct {
 	MaxVars   int // entries of one locals object (default 48)
 }
 
-func (l Limits) withDefaults() Limits {
+// WithDefaults fills the zero limits with their defaults.
+func (l Limits) WithDefaults() Limits {
 	if l.MaxTokens <= 0 {
 		l.MaxTokens = 512
 	}
@@ -77,10 +76,11 @@ type jstr struct {
 	escStart int  // automaton offset of the current escape (or of the high surrogate)
 }
 
-// automaton is the grammar of one state after an action.
-type automaton struct {
+// Automaton is the grammar of one state after an action. The constrained decoder
+// (package infer) asks it which tokens fit by feeding them to copies.
+type Automaton struct {
 	phase    phase
-	ev       grammar.Event
+	ev       Event
 	inverse  bool
 	markerOK bool
 	lim      Limits
@@ -97,73 +97,96 @@ type automaton struct {
 	// after is the action that leads to this state; it narrows the first token:
 	// continue leads only to an exit state, inv_step_call only to a call state,
 	// step_return only to a return, an exception or the exit. Zero allows all.
-	after grammar.ActionKind
+	after ActionKind
 
 	src  *trie // the context's SRC strings
 	exit *trie // the exit words
 	node int32 // position in src or exit
+	srcN int   // SRC bytes written
+
+	// The program facts (nil: the grammar alone): the targets the action allows,
+	// the code objects the state can still belong to, and the position of the key
+	// being written in the names trie (-1: off it).
+	tg       *Targets
+	alive    codeSet
+	nameNode int32
 }
 
-// newAutomaton starts the grammar of the state after an action; prev is the state
-// the action started from (nil for none), which decides whether the diff marker is
-// allowed.
-func newAutomaton(src, exit *trie, dir grammar.Direction, prev *grammar.State, lim Limits) automaton {
-	return automaton{
-		inverse:  dir == grammar.Inverse,
+// NewAutomaton starts the grammar of the state after action `after` (zero: any) in
+// context ctx; prev is the state the action started from (nil for none), which
+// decides whether the diff marker is allowed. With targets (Program.Targets) only
+// the states they allow are accepted; nil leaves the grammar alone.
+func NewAutomaton(ctx Context, dir Direction, prev *State, after ActionKind, targets *Targets, lim Limits) Automaton {
+	a := Automaton{
+		inverse:  dir == Inverse,
 		markerOK: prev != nil && prev.Event.HasLocals(),
-		lim:      lim.withDefaults(),
-		src:      src,
-		exit:     exit,
+		lim:      lim.WithDefaults(),
+		exit:     exitTrie,
+		after:    after,
 	}
+	if targets != nil {
+		a.tg, a.src = targets, targets.p.src
+		if targets.NeverOnly {
+			a.exit = exitNeverTrie
+		}
+	} else {
+		a.src = srcTrie(ctx)
+	}
+	return a
 }
 
 // eventAllowed reports whether tok may open the state after the action a.after.
-func (a *automaton) eventAllowed(tok string) bool {
+func (a *Automaton) eventAllowed(tok string) bool {
 	switch a.after {
-	case grammar.Continue:
-		return tok == grammar.TokenExitSep
-	case grammar.InvStepCall:
-		return tok == grammar.TokenCallSep
-	case grammar.StepReturn:
-		return tok == grammar.TokenReturnSep || tok == grammar.TokenExceptionSep || tok == grammar.TokenExitSep
+	case Continue:
+		return tok == TokenExitSep
+	case InvStepCall:
+		return tok == TokenCallSep
+	case StepReturn:
+		return tok == TokenReturnSep || tok == TokenExceptionSep || tok == TokenExitSep
 	}
 	return true
 }
 
 // firstToken is what a forced close opens the state with: the line separator, or
 // what the action allows when that is not it.
-func (a *automaton) firstToken() string {
+func (a *Automaton) firstToken() string {
 	switch a.after {
-	case grammar.Continue:
-		return grammar.TokenExitSep
-	case grammar.InvStepCall:
-		return grammar.TokenCallSep
-	case grammar.StepReturn:
-		return grammar.TokenReturnSep
+	case Continue:
+		return TokenExitSep
+	case InvStepCall:
+		return TokenCallSep
+	case StepReturn:
+		return TokenReturnSep
 	}
-	return grammar.TokenLineSep
+	return TokenLineSep
 }
 
 // Done reports whether the state is complete (its <|frame_sep|> was fed).
-func (a *automaton) Done() bool { return a.phase == phDone }
+func (a *Automaton) Done() bool { return a.phase == phDone }
 
-// feedSpecial feeds one special token.
-func (a *automaton) feedSpecial(tok string) bool {
+// FeedSpecial feeds one special token and reports whether it fits.
+func (a *Automaton) FeedSpecial(tok string) bool {
 	switch a.phase {
 	case phEvent:
 		if !a.eventAllowed(tok) {
 			return false
 		}
-		if tok == grammar.TokenExitSep {
-			if a.inverse {
+		if tok == TokenExitSep {
+			if a.inverse || (a.tg != nil && !a.tg.Exit) {
 				return false
 			}
 			a.phase, a.node = phExit, 0
 			break
 		}
-		ev, ok := grammar.EventOfToken(tok)
-		if !ok || (ev == grammar.EventInvLineCall && !a.inverse) {
+		ev, ok := EventOfToken(tok)
+		if !ok || (ev == EventInvLineCall && !a.inverse) {
 			return false
+		}
+		if a.tg != nil {
+			if a.alive = a.tg.codes(ev); a.alive.empty() {
+				return false
+			}
 		}
 		a.ev = ev
 		if ev.HasLocals() {
@@ -172,29 +195,29 @@ func (a *automaton) feedSpecial(tok string) bool {
 			a.phase = phSrcSep
 		}
 	case phSrcSep:
-		if tok != grammar.TokenSrcSep {
+		if tok != TokenSrcSep {
 			return false
 		}
-		a.phase, a.node = phSrc, 0
+		a.phase, a.node, a.srcN = phSrc, 0, 0
 	case phSrc:
-		if !a.src.term(a.node) {
+		if !a.src.term(a.node) || !a.lineAllowed(a.src.nodes[a.node].line) {
 			return false
 		}
 		switch {
-		case a.ev.HasValue() && tok == grammar.TokenArgSep:
+		case a.ev.HasValue() && tok == TokenArgSep:
 			a.phase = phArgOpen
-		case !a.ev.HasValue() && tok == grammar.TokenFrameSep:
+		case !a.ev.HasValue() && tok == TokenFrameSep:
 			a.phase = phDone
 		default:
 			return false
 		}
 	case phExit:
-		if tok != grammar.TokenFrameSep || !a.exit.term(a.node) {
+		if tok != TokenFrameSep || !a.exit.term(a.node) {
 			return false
 		}
 		a.phase = phDone
 	case phFrame:
-		if tok != grammar.TokenFrameSep {
+		if tok != TokenFrameSep {
 			return false
 		}
 		a.phase = phDone
@@ -205,10 +228,10 @@ func (a *automaton) feedSpecial(tok string) bool {
 	return true
 }
 
-// feedBytes feeds the bytes of an ordinary token.
-func (a *automaton) feedBytes(b []byte) bool {
+// FeedBytes feeds the bytes of an ordinary token and reports whether they fit.
+func (a *Automaton) FeedBytes(b []byte) bool {
 	for _, c := range b {
-		if !a.feedByte(c) {
+		if !a.FeedByte(c) {
 			return false
 		}
 	}
@@ -216,7 +239,7 @@ func (a *automaton) feedBytes(b []byte) bool {
 }
 
 // feedByte feeds one byte.
-func (a *automaton) feedByte(c byte) bool {
+func (a *Automaton) FeedByte(c byte) bool {
 	ok := a.byteOK(c)
 	if ok {
 		a.n++
@@ -224,7 +247,7 @@ func (a *automaton) feedByte(c byte) bool {
 	return ok
 }
 
-func (a *automaton) byteOK(c byte) bool {
+func (a *Automaton) byteOK(c byte) bool {
 	switch a.phase {
 	case phObjOpen:
 		if c != '{' {
@@ -233,16 +256,19 @@ func (a *automaton) byteOK(c byte) bool {
 		a.phase = phObjFirst
 	case phObjFirst, phKeyOpen:
 		if c == '}' && a.phase == phObjFirst {
+			if !a.closeOK() {
+				return false
+			}
 			a.phase = phSrcSep
 			return true
 		}
-		if c != '"' {
+		if c != '"' || (a.phase == phObjFirst && !a.moreOK()) {
 			return false
 		}
 		if a.phase == phObjFirst {
 			a.entryStart = a.n
 		}
-		a.phase, a.s, a.keyStart = phKey, jstr{}, len(a.keys)
+		a.phase, a.s, a.keyStart, a.nameNode = phKey, jstr{}, len(a.keys), 0
 		a.entries++
 	case phKey:
 		closed, ok := a.strByte(c, a.lim.MaxKey)
@@ -250,13 +276,19 @@ func (a *automaton) byteOK(c byte) bool {
 			return false
 		}
 		if !closed {
+			if a.tg != nil && !a.keyByteOK(c) {
+				return false
+			}
 			a.keys = append(a.keys, c)
 			return true
 		}
 		key := a.keys[a.keyStart:]
-		if string(key) == grammar.DiffMarkerKey { // comparing string(bytes) does not allocate
-			if !a.markerOK || a.ev != grammar.EventLine {
+		if string(key) == DiffMarkerKey { // comparing string(bytes) does not allocate
+			if !a.markerAllowed() {
 				return false
+			}
+			if a.tg != nil {
+				a.alive = a.alive.and(a.tg.prev)
 			}
 			a.phase, a.mi = phMarker, 0
 			return true
@@ -265,6 +297,9 @@ func (a *automaton) byteOK(c byte) bool {
 			if string(a.keys[n[0]:n[1]]) == string(key) {
 				return false
 			}
+		}
+		if a.tg != nil && !a.keyDone(key) {
+			return false
 		}
 		a.names = append(a.names, [2]int32{int32(a.keyStart), int32(len(a.keys))})
 		a.phase = phColon
@@ -293,9 +328,9 @@ func (a *automaton) byteOK(c byte) bool {
 		}
 	case phAfterVal:
 		switch {
-		case c == '}':
+		case c == '}' && a.closeOK():
 			a.phase = phSrcSep
-		case c == ',' && len(a.names) < a.lim.MaxVars:
+		case c == ',' && len(a.names) < a.lim.MaxVars && a.moreOK():
 			a.entryStart = a.n
 			a.phase = phCommaSp
 		default:
@@ -320,10 +355,13 @@ func (a *automaton) byteOK(c byte) bool {
 			t = a.exit
 		}
 		next := t.child(a.node, c)
-		if next < 0 {
+		if next < 0 || (a.phase == phSrc && a.tg != nil && !a.underAllowed(next)) {
 			return false
 		}
 		a.node = next
+		if a.phase == phSrc {
+			a.srcN++
+		}
 	case phArgOpen:
 		if c != '"' {
 			return false
@@ -346,7 +384,7 @@ func (a *automaton) byteOK(c byte) bool {
 // strByte feeds byte c of a canonical JSON string's content (the string is open) and
 // reports whether it closed the string. Past max content bytes only the closing
 // quote (or the rest of an escape) is allowed.
-func (a *automaton) strByte(c byte, max int) (closed, ok bool) {
+func (a *Automaton) strByte(c byte, max int) (closed, ok bool) {
 	s := &a.s
 	switch {
 	case s.esc == 1:

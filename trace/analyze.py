@@ -1,0 +1,457 @@
+"""ndb program facts: what a program's text alone says about its execution.
+
+Prepended to the tracer (trace/python.go); the tracer's `parse` method returns
+`facts`, the value grammar.Facts decodes. Everything here comes from `compile()`,
+`ast` and `dis`: no line of the program ever runs. The facts are conservative
+(sound): whatever a real run of the program does must be allowed by them; where a
+fact cannot be known the code object is marked loose or open instead.
+
+Per code object (module, functions, lambdas, comprehensions, class bodies):
+names, the call state's keys, the lines where a line event can happen, the events
+that can follow a line event, a call event or an exception event in the same frame
+(found by a search over the bytecode's control flow with CPython 3.11's line-event
+rule), the return lines, and the functions each line can call. Only CPython 3.11
+is modelled (its settrace rules); any other version gets no facts.
+"""
+
+import ast as _ast
+import dis as _dis
+import sys as _sys
+import types as _types
+
+_FACTS_VERSION = (3, 11)
+
+_CO_GENERATOR_LIKE = 0x0020 | 0x0080 | 0x0200  # generator, coroutine, async generator
+_CO_OPTIMIZED_FLAG = 0x0001
+
+# Names whose use makes calls and namespaces unknowable from the text.
+_DYNAMIC_NAMES = frozenset(
+    ("getattr", "eval", "exec", "globals", "locals", "vars", "setattr", "__import__", "compile",
+     "importlib", "methodcaller", "attrgetter", "__dict__", "__getattribute__", "__getattr__")
+)
+
+_UNCONDITIONAL = frozenset(("JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP_ABSOLUTE", "JUMP"))
+_STOP = frozenset(("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"))
+_JUMPS = frozenset(_dis.hasjrel) | frozenset(_dis.hasjabs)
+
+
+def analyze_program(tree, code):
+    """Return the facts of a compiled program (code from compile(tree, ...)), or
+    None when this interpreter's trace rules are not modelled."""
+    if _sys.version_info[:2] != _FACTS_VERSION:
+        return None
+    codes = []
+    _walk_codes(code, None, codes)
+    dynamic = _is_dynamic(tree)
+    ids = {}
+    for i, c in enumerate(codes):
+        ids[id(c)] = i
+    out = [_code_facts(c, c is code, codes) for c in codes]
+    if not dynamic:
+        module_names = set(out[0]["names"])
+        for c in codes:
+            for ins in _dis.get_instructions(c):
+                if ins.opname in ("STORE_GLOBAL", "DELETE_GLOBAL"):
+                    module_names.add(ins.argval)
+        out[0]["names"] = sorted(n for n in module_names if not _dunder(n))
+    else:
+        # exec and friends can add names to any frame's locals.
+        for f in out:
+            f["open_names"] = True
+    _calls(tree, codes, out, dynamic)
+    return {"version": 1, "open": dynamic, "codes": out}
+
+
+def _walk_codes(code, parent, out):
+    out.append(code)
+    for const in code.co_consts:
+        if isinstance(const, _types.CodeType):
+            _walk_codes(const, code, out)
+
+
+def _dunder(name):
+    return name[:2] == "__" and name[-2:] == "__"
+
+
+def _is_dynamic(tree):
+    for node in _ast.walk(tree):
+        if isinstance(node, _ast.Name) and node.id in _DYNAMIC_NAMES:
+            return True
+        if isinstance(node, _ast.Attribute) and node.attr in _DYNAMIC_NAMES:
+            return True
+        if isinstance(node, _ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            return True
+        if isinstance(node, (_ast.Import, _ast.ImportFrom)):
+            mods = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+            if any(m.split(".")[0] in ("importlib", "operator", "inspect") for m in mods):
+                return True
+    return False
+
+
+def _kind(code, is_module):
+    if is_module:
+        return "module"
+    if code.co_name == "<lambda>":
+        return "lambda"
+    if code.co_name in ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"):
+        return "comprehension"
+    if not code.co_flags & _CO_OPTIMIZED_FLAG:
+        return "class"
+    return "function"
+
+
+def _code_facts(code, is_module, codes):
+    kind = _kind(code, is_module)
+    loose = bool(code.co_flags & _CO_GENERATOR_LIKE)
+    namespace = not code.co_flags & _CO_OPTIMIZED_FLAG
+    ins = list(_dis.get_instructions(code))
+    line_of = _line_table(code, ins)
+    if namespace:
+        names = set()
+        for i in ins:
+            if i.opname in ("STORE_NAME", "DELETE_NAME"):
+                names.add(i.argval)
+        names = sorted(n for n in names if not _dunder(n))
+        params, free = [], []
+    else:
+        names = list(code.co_varnames) + list(code.co_cellvars) + list(code.co_freevars)
+        seen = set()
+        names = [n for n in names if n[:1] != "." and not (n in seen or seen.add(n))]
+        nargs = code.co_argcount + code.co_kwonlyargcount
+        nargs += bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)  # *args, **kwargs
+        params = [n for n in code.co_varnames[:nargs] if n[:1] != "."]
+        free = list(code.co_freevars)
+    flow = _Flow(code, ins, line_of)
+    all_lines = sorted({l for l in line_of.values() if l})
+    lines = sorted(flow.line_starts())
+    f = {
+        "kind": kind,
+        "name": code.co_name,
+        "first_line": code.co_firstlineno,
+        "loose": loose,
+        "namespace": namespace,
+        "names": names,
+        "open_names": False,
+        "params": params,
+        "free": free,
+        "lines": lines,
+        "all_lines": all_lines,
+        "returns": sorted(flow.return_lines()),
+        "callees": {},
+        "any_caller": False,
+    }
+    if loose:
+        # A generator's frame is resumed by whoever iterates it, with a call event at
+        # its yield line: any event of the frame may follow any other.
+        every = {"next": lines, "ret": f["returns"], "exc": all_lines}
+        f["entry"] = dict(every)
+        f["after_line"] = {str(l): dict(every) for l in lines}
+        f["after_exc"] = {str(l): dict(every, escapes=True) for l in all_lines}
+        f["call_lines"] = sorted(set(all_lines) | {code.co_firstlineno})
+    else:
+        f["entry"] = flow.after_entry()
+        f["after_line"] = {str(l): flow.after_line(l) for l in lines}
+        f["after_exc"] = {str(l): flow.after_exception(l) for l in all_lines}
+        f["call_lines"] = [code.co_firstlineno]
+    return f
+
+
+def _line_table(code, ins):
+    """The line of every instruction offset (None where it has none)."""
+    table = {}
+    for lo, hi, line in code.co_lines():
+        for off in range(lo, hi, 2):
+            table[off] = line
+    return {i.offset: table.get(i.offset) for i in ins}
+
+
+class _Flow:
+    """The control flow of one code object's bytecode under CPython 3.11's line
+    event rule: a line event fires on an instruction with a line number when the
+    line differs from the previous instruction's, the previous one had none, or the
+    jump to it went backwards; the first instruction after RESUME always fires."""
+
+    def __init__(self, code, ins, line_of):
+        self.ins = ins
+        self.line_of = line_of
+        self.index = {i.offset: k for k, i in enumerate(ins)}
+        self.start = 0
+        for k, i in enumerate(ins):
+            if i.opname == "RESUME":
+                self.start = k + 1
+                break
+        self.handlers = []
+        try:
+            for e in _dis._parse_exception_table(code):
+                self.handlers.append((e.start, e.end, e.target))
+        except Exception:
+            pass
+        self._starts = None
+
+    def handler(self, k):
+        off = self.ins[k].offset
+        for lo, hi, target in self.handlers:
+            if lo <= off < hi:
+                return self.index.get(target)
+        return None
+
+    def succ(self, k):
+        """Normal successors of instruction k (indexes)."""
+        i = self.ins[k]
+        out = []
+        if i.opname in _STOP:
+            return out
+        if i.opcode in _JUMPS and isinstance(i.argval, int) and i.argval in self.index:
+            out.append(self.index[i.argval])
+            if i.opname in _UNCONDITIONAL:
+                return out
+        if k + 1 < len(self.ins):
+            out.append(k + 1)
+        return out
+
+    def fires(self, p, n):
+        ln = self.line_of[self.ins[n].offset]
+        if ln is None:
+            return False
+        lp = self.line_of[self.ins[p].offset]
+        return lp is None or ln != lp or self.ins[n].offset < self.ins[p].offset
+
+    def search(self, seeds, out, fire_all=False, last=None):
+        """Explore from instruction indexes seeds without a line event between, adding
+        to out the lines of the line events that can come next ('next'), the lines of
+        return events ('ret') and of exception events ('exc'); an exception that no
+        handler catches sets 'escapes'. An instruction without a line number reports
+        the line of the last one that had one (last: the seeds')."""
+        seen = set()
+        stack = []
+        for s in seeds:
+            if fire_all:
+                ln = self.line_of[self.ins[s].offset]
+                if ln is not None:
+                    out["next"].add(ln)
+                    continue
+            stack.append((s, last))
+        while stack:
+            k, last = stack.pop()
+            if (k, last) in seen:
+                continue
+            seen.add((k, last))
+            i = self.ins[k]
+            ln = self.line_of[i.offset]
+            if ln is not None:
+                last = ln
+            here = [last] if last is not None else []
+            if i.opname in ("RETURN_VALUE", "YIELD_VALUE"):
+                out["ret"].update(here)
+            if i.opname == "RERAISE" or (i.opname == "RAISE_VARARGS" and i.arg == 0):
+                # A re-raise reports no exception event: it goes on to the next handler
+                # or out of the frame silently, and settrace then reports a return (of
+                # None) at this line.
+                h = self.handler(k)
+                if h is None:
+                    out["escapes"] = True
+                    out["ret"].update(here)
+                else:
+                    self.enter_handler(h, stack, out, last)
+            elif i.opname not in ("NOP", "RESUME", "CACHE", "EXTENDED_ARG"):
+                out["exc"].update(here)
+            for n in self.succ(k):
+                if self.fires(k, n):
+                    out["next"].add(self.line_of[self.ins[n].offset])
+                else:
+                    stack.append((n, last))
+
+    def enter_handler(self, h, stack, out, last):
+        # Whether the jump to a handler fires a line event depends on where it came
+        # from: take both ways.
+        ln = self.line_of[self.ins[h].offset]
+        if ln is not None:
+            out["next"].add(ln)
+        stack.append((h, last))
+
+    def _new(self):
+        return {"next": set(), "ret": set(), "exc": set(), "escapes": False}
+
+    def _done(self, out):
+        return {
+            "next": sorted(out["next"]),
+            "ret": sorted(out["ret"]),
+            "exc": sorted(out["exc"]),
+            "escapes": out["escapes"],
+        }
+
+    def line_starts(self):
+        """The lines where a line event can happen."""
+        if self._starts is None:
+            starts = set()
+            out = self._new()
+            self.search([self.start], out, fire_all=True) if self.start < len(self.ins) else None
+            starts |= out["next"]
+            for k in range(self.start, len(self.ins)):
+                for n in self.succ(k):
+                    if self.fires(k, n):
+                        starts.add(self.line_of[self.ins[n].offset])
+                h = self.handler(k)
+                if h is not None and self.line_of[self.ins[h].offset] is not None:
+                    starts.add(self.line_of[self.ins[h].offset])
+            self._starts = starts
+        return self._starts
+
+    def return_lines(self):
+        """Every line a return event can report: the union over what can follow each
+        line event, the call event and each exception event."""
+        out = set()
+        out |= set(self.after_entry()["ret"])
+        for l in self.line_starts():
+            out |= set(self.after_line(l)["ret"])
+        for l in {l for l in self.line_of.values() if l}:
+            out |= set(self.after_exception(l)["ret"])
+        return out
+
+    def after_entry(self):
+        out = self._new()
+        if self.start < len(self.ins):
+            self.search([self.start], out, fire_all=True)
+        return self._done(out)
+
+    def after_line(self, line):
+        out = self._new()
+        seeds = [k for k in range(self.start, len(self.ins)) if self.line_of[self.ins[k].offset] == line]
+        self.search(seeds, out, last=line)
+        return self._done(out)
+
+    def after_exception(self, line):
+        """After an exception event at an instruction of line: its handler (or the
+        exception leaves the frame)."""
+        out = self._new()
+        stack = []
+        for k in range(len(self.ins)):
+            if self.line_of[self.ins[k].offset] != line:
+                continue
+            h = self.handler(k)
+            if h is None:
+                out["escapes"] = True
+            else:
+                self.enter_handler(h, stack, out, line)
+        seen, seeds = set(), []
+        for h, _ in stack:
+            if h not in seen:
+                seen.add(h)
+                seeds.append(h)
+        self.search(seeds, out, last=line)
+        return self._done(out)
+
+
+def _calls(tree, codes, out, dynamic):
+    """Fill each code's callees per line and any_caller (callable from any line)."""
+    by_name = {}
+    for i, c in enumerate(codes):
+        by_name.setdefault(c.co_name, []).append(i)
+    # Functions (and class bodies, comprehensions) by their AST node.
+    defs = {}  # (name, first line) -> code index
+    for i, c in enumerate(codes):
+        defs.setdefault((c.co_name, c.co_firstlineno), []).append(i)
+    called_names = {}  # name -> lines where it is called by name or attribute
+    value_names = set()  # names used other than as what a call calls
+    attr_names = set()
+    class_bases_foreign = set()  # class body code indexes whose bases are not of the file
+    callee_nodes = set()
+    methods = set()
+    local_classes = {n.name for n in _ast.walk(tree) if isinstance(n, _ast.ClassDef)}
+    for node in _ast.walk(tree):
+        if isinstance(node, _ast.Call):
+            callee_nodes.add(id(node.func))
+            fn = node.func
+            name = fn.id if isinstance(fn, _ast.Name) else fn.attr if isinstance(fn, _ast.Attribute) else None
+            if name is not None:
+                for l in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                    called_names.setdefault(name, set()).add(l)
+        if isinstance(node, _ast.ClassDef):
+            for b in node.bases + [k.value for k in node.keywords]:
+                if not (isinstance(b, _ast.Name) and (b.id in local_classes or b.id == "object")):
+                    first = min([d.lineno for d in node.decorator_list] + [node.lineno])
+                    for i in defs.get((node.name, first), []):
+                        class_bases_foreign.add(i)
+            for st in node.body:
+                if isinstance(st, (_ast.FunctionDef, _ast.AsyncFunctionDef)):
+                    first = min([d.lineno for d in st.decorator_list] + [st.lineno])
+                    for i in defs.get((st.name, first), []):
+                        methods.add((i, id(node)))
+    for node in _ast.walk(tree):
+        if isinstance(node, _ast.Name) and not isinstance(node.ctx, _ast.Store) and id(node) not in callee_nodes:
+            value_names.add(node.id)
+        if isinstance(node, _ast.Attribute):
+            attr_names.add(node.attr)
+            if id(node) not in callee_nodes:
+                value_names.add(node.attr)
+    foreign_methods = set()
+    # Methods of a class with a base from outside the file can be called by it.
+    class_of = {}
+    for node in _ast.walk(tree):
+        if isinstance(node, _ast.ClassDef):
+            first = min([d.lineno for d in node.decorator_list] + [node.lineno])
+            body_ids = defs.get((node.name, first), [])
+            foreign = any(i in class_bases_foreign for i in body_ids)
+            for st in node.body:
+                if isinstance(st, (_ast.FunctionDef, _ast.AsyncFunctionDef)):
+                    f1 = min([d.lineno for d in st.decorator_list] + [st.lineno])
+                    for i in defs.get((st.name, f1), []):
+                        class_of[i] = node
+                        if foreign:
+                            foreign_methods.add(i)
+    decorated = set()
+    for node in _ast.walk(tree):
+        if isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef)) and node.decorator_list:
+            first = min(d.lineno for d in node.decorator_list)
+            for i in defs.get((node.name, first), []):
+                decorated.add(i)
+    # Where comprehensions and class bodies run: the lines of their AST node.
+    spans = {}
+    for node in _ast.walk(tree):
+        if isinstance(node, (_ast.ListComp, _ast.SetComp, _ast.DictComp, _ast.GeneratorExp)):
+            name = {"ListComp": "<listcomp>", "SetComp": "<setcomp>", "DictComp": "<dictcomp>", "GeneratorExp": "<genexpr>"}[type(node).__name__]
+            for i in defs.get((name, node.lineno), []):
+                spans.setdefault(i, set()).update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+        if isinstance(node, _ast.ClassDef):
+            first = min([d.lineno for d in node.decorator_list] + [node.lineno])
+            for i in defs.get((node.name, first), []):
+                spans.setdefault(i, set()).update(range(first, node.lineno + 1))
+    anywhere = set()
+    named = {}  # code index -> lines that call it by name
+    for i, c in enumerate(codes):
+        f = out[i]
+        if i == 0:
+            continue
+        name = c.co_name
+        if (
+            dynamic
+            or f["loose"]
+            or f["kind"] == "lambda"
+            or _dunder(name)
+            or i in decorated
+            or i in foreign_methods
+            or name in value_names
+        ):
+            anywhere.add(i)
+            continue
+        if f["kind"] in ("comprehension", "class"):
+            named[i] = spans.get(i)
+            if named[i] is None:
+                anywhere.add(i)
+            continue
+        if i in class_of and name not in attr_names:
+            anywhere.add(i)  # a method never named in the file: called by duck typing
+            continue
+        lines = called_names.get(name)
+        named[i] = lines or set()
+    for i in anywhere:
+        out[i]["any_caller"] = True
+    for i, lines in named.items():
+        for l in lines:
+            # A line calls what runs there in any code object holding that line.
+            for j, f in enumerate(out):
+                if l in f["all_lines"] or l in f["lines"]:
+                    f["callees"].setdefault(str(l), []).append(i)
+    for f in out:
+        for k in f["callees"]:
+            f["callees"][k] = sorted(set(f["callees"][k]))
