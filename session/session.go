@@ -73,11 +73,7 @@ func (s *Session) Do(ctx context.Context, a grammar.Action) (Outcome, error) {
 	s.current = out
 	s.history = append(s.history, Step{Action: a, Outcome: out})
 	if !out.Ended() {
-		dir := grammar.Forward
-		if a.Kind.Inverse() {
-			dir = grammar.Inverse
-		}
-		s.stack.visit(out.State, dir)
+		s.stack.move(out.State, a)
 	}
 	return out, nil
 }
@@ -97,7 +93,7 @@ func (s *Session) Stack() []Frame {
 	if s.current.Ended() {
 		return nil
 	}
-	return s.stack.snapshot()
+	return callStack(s.backend, &s.stack)
 }
 
 // History returns the actions taken so far and their outcomes.
