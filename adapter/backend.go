@@ -54,11 +54,12 @@ func (s *Server) launch(ctx context.Context, cfg LaunchConfig) (*launched, error
 		}
 	}
 	sess := session.New(backend, funcLookup(prog.Parsed))
-	if _, err := sess.Start(ctx); err != nil {
+	entry, err := sess.Start(ctx)
+	if err != nil {
 		sess.Close()
 		return nil, backendError(err)
 	}
-	l := &launched{cfg: cfg, prog: prog, sess: sess, cmp: cmp, executable: map[int]bool{}}
+	l := &launched{cfg: cfg, prog: prog, sess: sess, cmp: cmp, entry: entry, executable: map[int]bool{}}
 	for _, n := range prog.Parsed.Executable {
 		l.executable[n] = true
 	}

@@ -67,6 +67,8 @@ type launched struct {
 	prog *Program
 	sess *session.Session
 	cmp  *session.Compare // compare mode only
+	// entry is the state the session started in (where a reverse continue stops).
+	entry grammar.State
 	// executable lines of the program (breakpoint candidates).
 	executable map[int]bool
 	// lastLocals keeps, per thread, the latest state with locals of every frame

@@ -51,7 +51,7 @@ func (c *conn) onStackTrace(req *dap.StackTraceRequest) (dap.ResponseMessage, er
 	for i := start; i < end; i++ {
 		f := frames[i]
 		id := c.frames.create(frameRef{thread: thread, index: i, frame: f})
-		out = append(out, dap.StackFrame{Id: id, Name: f.Func, Source: c.source(l), Line: c.lineOut(f.Loc.Line), Column: c.column()})
+		out = append(out, c.stackFrame(l, id, f))
 	}
 	c.mu.Unlock()
 	return &dap.StackTraceResponse{Response: newResponse(&req.Request), Body: dap.StackTraceResponseBody{StackFrames: out, TotalFrames: len(frames)}}, nil
@@ -82,6 +82,16 @@ func frameState(l *launched, ref frameRef) (st grammar.State, locals grammar.Loc
 			return st, st.Locals, true, true
 		}
 	}
+	if ref.frame.Gap {
+		return st, nil, false, false
+	}
+	if ref.frame.Locals != nil {
+		// The backend knows the frame's locals (the recorded one's real stack).
+		if !top {
+			st = grammar.State{Event: grammar.EventLine, Loc: ref.frame.Loc, Frame: ref.frame.ID, Func: ref.frame.Func, Locals: ref.frame.Locals}
+		}
+		return st, ref.frame.Locals, true, top
+	}
 	if ref.frame.ID > 0 {
 		if last, ok := l.lastLocals[ref.thread][ref.frame.ID]; ok {
 			if !top {
@@ -93,9 +103,9 @@ func frameState(l *launched, ref frameRef) (st grammar.State, locals grammar.Loc
 	return st, nil, false, top
 }
 
-// onScopes lists a frame's scopes: Return value or Exception on a return or exception
-// state, Locals, and in compare mode Differences on the predicted thread's innermost
-// frame.
+// onScopes lists a frame's scopes: Locals, then Return value or Exception on a return
+// or exception state, and in compare mode Differences on the predicted thread's
+// innermost frame. A Gap frame has none.
 func (c *conn) onScopes(req *dap.ScopesRequest) (dap.ResponseMessage, error) {
 	l, err := c.session(req.Command, true)
 	if err != nil {
@@ -108,6 +118,15 @@ func (c *conn) onScopes(req *dap.ScopesRequest) (dap.ResponseMessage, error) {
 	st, locals, haveLocals, top := frameState(l, ref)
 	var scopes []*scope
 	var hints []string
+	// Locals comes first, as debugpy's does: VS Code opens the first scope by itself.
+	if haveLocals || top {
+		sc := &scope{name: "Locals", settable: top && ref.thread == threadMain && st.Event.HasLocals()}
+		for _, v := range locals {
+			sc.values = append(sc.values, namedValue{name: v.Name, repr: v.Repr})
+		}
+		scopes = append(scopes, sc)
+		hints = append(hints, "locals")
+	}
 	if top {
 		switch st.Event {
 		case grammar.EventReturn:
@@ -117,14 +136,6 @@ func (c *conn) onScopes(req *dap.ScopesRequest) (dap.ResponseMessage, error) {
 			scopes = append(scopes, &scope{name: "Exception", values: []namedValue{{name: "(exception)", repr: st.Value}}, noPaths: true})
 			hints = append(hints, "")
 		}
-	}
-	if haveLocals || top {
-		sc := &scope{name: "Locals", settable: top && ref.thread == threadMain && st.Event.HasLocals()}
-		for _, v := range locals {
-			sc.values = append(sc.values, namedValue{name: v.Name, repr: v.Repr})
-		}
-		scopes = append(scopes, sc)
-		hints = append(hints, "locals")
 	}
 	if top && l.cmp != nil && ref.thread == threadPredicted {
 		sc := &scope{name: "Differences", noPaths: true}

@@ -25,6 +25,14 @@ func (h *handles[T]) reset() {
 	clear(h.m)
 }
 
+// forget drops every reference but keeps counting: the ids of the next stop are new.
+// Frame ids are never reused: VS Code compares a stop's frames with the previous
+// stop's by id, and frames it finds equal are not redrawn, which left a stale "Load
+// More Stack Frames" link under a stack whose depth had not changed.
+func (h *handles[T]) forget() {
+	clear(h.m)
+}
+
 func (h *handles[T]) create(v T) int {
 	id := h.next
 	h.next++

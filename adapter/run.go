@@ -17,13 +17,16 @@ import (
 type plan struct {
 	action grammar.Action
 	cont   bool
+	// back is a reverse continue: back to the latest earlier state on a breakpoint
+	// line (reverse.go).
+	back bool
 }
 
 var planContinue = plan{cont: true}
 
 func planOf(k grammar.ActionKind) plan { return plan{action: grammar.Action{Kind: k}} }
 
-func (p plan) forward() bool { return p.cont || !p.action.Kind.Inverse() }
+func (p plan) forward() bool { return !p.back && (p.cont || !p.action.Kind.Inverse()) }
 
 // actionOptions is what an action goroutine needs of the connection's state, copied
 // when it starts.
@@ -102,6 +105,9 @@ func (c *conn) startAction(l *launched, p plan) {
 
 // perform runs a plan on the action goroutine.
 func (c *conn) perform(ctx context.Context, l *launched, p plan, o actionOptions) result {
+	if p.back {
+		return c.reverseContinue(ctx, l, o.breakpoints)
+	}
 	if !p.cont {
 		out, err := c.do(ctx, l, p.action)
 		if err != nil {
@@ -205,7 +211,7 @@ func (c *conn) finish(l *launched, res result) {
 	if c.terminated {
 		return
 	}
-	c.frames.reset()
+	c.frames.forget()
 	c.vars.reset()
 	c.sendProgramOutput(l)
 	if res.note != "" {
@@ -224,7 +230,7 @@ func (c *conn) finish(l *launched, res result) {
 func (c *conn) stopNow(l *launched, stop stopInfo, hit []int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.frames.reset()
+	c.frames.forget()
 	c.vars.reset()
 	c.stop = stop
 	c.send(stoppedEvent(stop, hit))
@@ -254,7 +260,7 @@ func (c *conn) onStepBack(req *dap.StepBackRequest) (dap.ResponseMessage, error)
 }
 
 func (c *conn) onReverseContinue(req *dap.ReverseContinueRequest) (dap.ResponseMessage, error) {
-	return c.resume(&req.Request, &dap.ReverseContinueResponse{Response: newResponse(&req.Request)}, req.Arguments.ThreadId, planOf(grammar.InvStepCall))
+	return c.resume(&req.Request, &dap.ReverseContinueResponse{Response: newResponse(&req.Request)}, req.Arguments.ThreadId, planBack)
 }
 
 // reverseKinds maps the custom request's kinds to actions.

@@ -58,7 +58,7 @@ type scripted struct {
 }
 
 func (b *scripted) Entry(context.Context) (grammar.State, error) { return b.entry, nil }
-func (b *scripted) Close() error                                   { return nil }
+func (b *scripted) Close() error                                 { return nil }
 func (b *scripted) Do(context.Context, grammar.Action) (session.Outcome, error) {
 	st := b.states[0]
 	b.states = b.states[1:]
