@@ -46,7 +46,10 @@ if [ ! -f "$STAMPS/code-server-$CODE_SERVER_VERSION" ] || [ ! -f "$CS/out/node/e
 	# npm's own cli under Node 24 (the npm on PATH may be tied to another Node).
 	NPM_CLI=$(dirname "$(readlink -f "$(command -v "$NPM")")")/npm-cli.js
 	[ -f "$NPM_CLI" ] || NPM_CLI=$(dirname "$(readlink -f "$(command -v "$NPM")")")/../lib/cli.js
-	PATH="$NODE24:$PATH" nice -n 10 "$NODE24/node" "$NPM_CLI" install --prefix "$TOOLS/code-server" \
+	# Native modules build against Node 24's own headers (the package ships them), not
+	# the nodedir a distribution's npm may set (Debian's: /usr, Node 20's headers).
+	PATH="$NODE24:$PATH" npm_config_nodedir="$(dirname "$NODE24")" \
+		nice -n 10 "$NODE24/node" "$NPM_CLI" install --prefix "$TOOLS/code-server" \
 		--no-audit --no-fund --no-save --loglevel=error "code-server@$CODE_SERVER_VERSION" >/dev/null
 	touch "$STAMPS/code-server-$CODE_SERVER_VERSION"
 fi
