@@ -50,22 +50,11 @@ func (c *conn) onStackTrace(req *dap.StackTraceRequest) (dap.ResponseMessage, er
 	c.mu.Lock()
 	for i := start; i < end; i++ {
 		f := frames[i]
-		id := c.frames.create(frameRef{thread: thread, index: i, frame: f})
+		id := c.frames.create(frameRef{thread: thread, index: i, frame: f, stop: c.stops})
 		out = append(out, c.stackFrame(l, id, f))
 	}
 	c.mu.Unlock()
 	return &dap.StackTraceResponse{Response: newResponse(&req.Request), Body: dap.StackTraceResponseBody{StackFrames: out, TotalFrames: len(frames)}}, nil
-}
-
-// frame returns what a frame id stands for.
-func (c *conn) frame(id int) (frameRef, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ref, ok := c.frames.get(id)
-	if !ok {
-		return frameRef{}, errorf(ErrUnknownReference, "unknown frame id %d (frame ids are reset at every stop)", id)
-	}
-	return ref, nil
 }
 
 // frameState returns the state a frame shows: the thread's current state for the
@@ -111,7 +100,7 @@ func (c *conn) onScopes(req *dap.ScopesRequest) (dap.ResponseMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	ref, err := c.frame(req.Arguments.FrameId)
+	ref, err := c.frame(l, req.Arguments.FrameId)
 	if err != nil {
 		return nil, err
 	}

@@ -25,14 +25,6 @@ func (h *handles[T]) reset() {
 	clear(h.m)
 }
 
-// forget drops every reference but keeps counting: the ids of the next stop are new.
-// Frame ids are never reused: VS Code compares a stop's frames with the previous
-// stop's by id, and frames it finds equal are not redrawn, which left a stale "Load
-// More Stack Frames" link under a stack whose depth had not changed.
-func (h *handles[T]) forget() {
-	clear(h.m)
-}
-
 func (h *handles[T]) create(v T) int {
 	id := h.next
 	h.next++
@@ -52,11 +44,12 @@ const (
 	threadPredicted = threadMain
 )
 
-// frameRef is what a frame id stands for: a frame of one thread's derived stack.
+// frameRef is what a frame id stands for: a frame of one thread's stack at one stop.
 type frameRef struct {
 	thread int
 	index  int // 0 = innermost
 	frame  session.Frame
+	stop   int // conn.stops when the id was handed out
 }
 
 // varRef is what a variables reference stands for: a scope's variables, or the

@@ -211,7 +211,7 @@ func (c *conn) finish(l *launched, res result) {
 	if c.terminated {
 		return
 	}
-	c.frames.forget()
+	c.stops++
 	c.vars.reset()
 	c.sendProgramOutput(l)
 	if res.note != "" {
@@ -230,7 +230,7 @@ func (c *conn) finish(l *launched, res result) {
 func (c *conn) stopNow(l *launched, stop stopInfo, hit []int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.frames.forget()
+	c.stops++
 	c.vars.reset()
 	c.stop = stop
 	c.send(stoppedEvent(stop, hit))

@@ -72,6 +72,12 @@ func TestStackAfterJumpsAndReverseContinue(t *testing.T) {
 			t.Errorf("frame %d has id %d at two stops", i, second[i].Id)
 		}
 	}
+	// An id from the previous stop answers for the frame at its depth now: VS Code shows
+	// the previous stop's frames until the rest of the new stack is loaded.
+	staleVars, _ := c.vars(c.scopeNamed(first[0].Id, "Locals"))
+	if staleVars["n"].Value != "1" {
+		t.Errorf("the previous stop's top frame id: Locals %+v, want the current n=1", staleVars)
+	}
 	// A page of the stack, as VS Code asks for it (the top frame, then the rest).
 	c.request("stackTrace", map[string]any{"threadId": 1, "startFrame": 1, "levels": 19})
 	page := expect[*dap.StackTraceResponse](c).Body
