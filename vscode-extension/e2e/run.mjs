@@ -59,7 +59,9 @@ const dirs = cs.install({
     'files.hotExit': 'off',
     'window.restoreWindows': 'none',
     'editor.minimap.enabled': false,
-    'debug.toolBarLocation': 'docked',
+    'debug.toolBarLocation': 'floating',
+    'debug.openDebug': 'openOnDebugBreak',
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
     'workbench.colorTheme': 'Default Light Modern',
   },
 });
@@ -79,13 +81,10 @@ const browser = await puppeteer.launch({
 let failed = false;
 try {
   const page = await browser.newPage();
+  page.setDefaultNavigationTimeout(180000);
   const ui = new UI(page, { shots, timeoutMs, log });
-  ui.begin('open the workbench');
-  await page.goto(srv.url, { waitUntil: 'domcontentloaded' });
-  await ui.until('the workbench', () => !!document.querySelector('.monaco-workbench'), [], 90000);
-  await ui.until('the explorer', () => [...document.querySelectorAll('.explorer-folders-view .monaco-list-row')].length > 0, [], 60000);
-  for (const s of scenarios) {
-    if (only.length && !only.includes(s.name)) continue;
+  const all = [{ name: 'workbench', run: openWorkbench }, ...scenarios.filter((s) => !only.length || only.includes(s.name))];
+  for (const s of all) {
     const started = Date.now();
     log(`scenario ${s.name}`);
     try {
@@ -106,5 +105,13 @@ try {
   await browser.close();
   await srv.stop();
 }
+/** Opens the workbench on the workspace and waits for the explorer. @param {UI} ui */
+async function openWorkbench(ui) {
+  ui.begin('open the workbench');
+  await ui.page.goto(srv.url, { waitUntil: 'domcontentloaded' });
+  await ui.until('the workbench', () => !!document.querySelector('.monaco-workbench'), [], 180000);
+  await ui.until('the explorer', () => [...document.querySelectorAll('.explorer-folders-view .monaco-list-row')].length > 0, [], 120000);
+}
+
 log(failed ? 'FAILED' : `passed; screenshots in ${shots}`);
 process.exit(failed ? 1 : 0);

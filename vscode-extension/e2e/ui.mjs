@@ -99,11 +99,14 @@ export class UI {
     await this.press('Enter');
   }
 
-  /** Clicks a debug toolbar button by its label (aria-label starts with it). */
+  /** Clicks a debug toolbar button by its label (the aria-label, or it with a key binding in parentheses). */
   async toolbar(label) {
     const ok = await this.until(`the toolbar button "${label}"`, (l) => {
       const b = [...document.querySelectorAll('.debug-toolbar .action-label')]
-        .find((e) => (e.getAttribute('aria-label') || '').startsWith(l) && !e.classList.contains('disabled'));
+        .find((e) => {
+          const a = e.getAttribute('aria-label') || '';
+          return (a === l || a.startsWith(`${l} (`)) && !e.classList.contains('disabled');
+        });
       if (!b) return false;
       /** @type {HTMLElement} */ (b).click();
       return true;
