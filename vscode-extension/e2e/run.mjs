@@ -57,6 +57,8 @@ const dirs = cs.install({
     'update.mode': 'none',
     'chat.disableAIFeatures': true,
     'files.hotExit': 'off',
+    'git.enabled': false,
+    'git.openRepositoryInParentFolders': 'never',
     'window.restoreWindows': 'none',
     'editor.minimap.enabled': false,
     'debug.toolBarLocation': 'floating',

@@ -2,7 +2,7 @@
 // What a user does and sees, scenario by scenario. callchain.py: <module> (line 16)
 // calls main (line 11), which calls count (the breakpoint on line 5).
 import { StepError } from './ui.mjs';
-import { RECORDED } from './workspace.mjs';
+import { RECORDED, setLaunchConfigurations, templateNamed } from './workspace.mjs';
 
 const STACK = '.debug-call-stack';
 const VARS = '.debug-variables';
@@ -242,10 +242,15 @@ function lineOf(ui, top, nLines) {
   return line;
 }
 
-/** Starts a configuration of launch.json by name (Debug: Select and Start Debugging). */
-async function startConfig(ui, name) {
-  await ui.command('Debug: Select and Start Debugging');
-  await ui.pick(name);
+/**
+ * Starts one of the extension's own templates, as shipped: launch.json is rewritten to
+ * hold only that configuration, VS Code selects it (the Run view shows its name), F5.
+ */
+async function startConfig(ui, workspace, name) {
+  setLaunchConfigurations(workspace, [templateNamed(name)]);
+  await ui.until(`"${name}" selected in the Run view`, (n) => (document.querySelector('.part.sidebar')?.innerHTML || '').includes(n), [name]);
+  await ui.page.click('.monaco-editor .view-lines');
+  await ui.press('F5');
 }
 
 async function noErrors(ui) {
@@ -253,14 +258,15 @@ async function noErrors(ui) {
   if (errs.length) throw new StepError(ui.step, `error notifications or dialogs: ${JSON.stringify(errs)}`);
 }
 
-async function neural(ui) {
+async function neural(ui, workspace) {
   await openFile(ui, 'callchain.py');
   await showRunView(ui);
   ui.begin('start "ndb: neural (current file)", the template as shipped: stop on entry, no error');
-  await startConfig(ui, 'ndb: neural (current file)');
+  await startConfig(ui, workspace, 'ndb: neural (current file)');
   const top = await ui.until('a stop on entry', () => {
     const rows = [...document.querySelectorAll('.debug-call-stack .monaco-list-row')].map((r) => (r.textContent || '').replace(/\s+/g, ' ').trim());
-    const errors = [...document.querySelectorAll('.notification-toast .notification-list-item, .monaco-dialog-box')].map((e) => e.textContent || '').filter((t) => /ndb|launch/i.test(t));
+    const errors = [...document.querySelectorAll('.notification-toast .notification-list-item, .monaco-dialog-box')]
+      .filter((e) => e.classList.contains('monaco-dialog-box') || e.querySelector('.codicon-error')).map((e) => e.textContent || '');
     if (errors.length) return `ERROR ${errors.join(' | ')}`;
     return document.querySelector('.debug-top-stack-frame-line') && rows.find((t) => /\.py\s*\d+:\d+/.test(t));
   }, [], 120000);
@@ -280,11 +286,11 @@ async function neural(ui) {
   await stopDebugging(ui);
 }
 
-async function compare(ui) {
+async function compare(ui, workspace) {
   await openFile(ui, 'callchain.py');
   await showRunView(ui);
   ui.begin('start "ndb: compare (current file)": two threads');
-  await startConfig(ui, 'ndb: compare (current file)');
+  await startConfig(ui, workspace, 'ndb: compare (current file)');
   await ui.untilRow('the thread "recorded"', STACK, /^recorded/i, 120000);
   await ui.untilRow('the thread "predicted"', STACK, /^predicted/i);
   await noErrors(ui);

@@ -90,10 +90,10 @@ export class UI {
     await this.press('Enter');
   }
 
-  /** Picks an item of an open quick pick by its label. */
-  async pick(label) {
+  /** Types text into an open quick pick and picks the item with that label. */
+  async pick(text, label = text) {
     await this.until('a quick pick', () => !!document.querySelector('.quick-input-widget input:focus'));
-    await this.page.keyboard.type(label);
+    await this.page.keyboard.type(text);
     await this.until(`"${label}" in the quick pick`, (t) => [...document.querySelectorAll('.quick-input-list .monaco-list-row')]
       .some((r) => (r.textContent || '').includes(t)), [label]);
     await this.press('Enter');
@@ -119,9 +119,10 @@ export class UI {
     return this.page.evaluate(() => [...document.querySelectorAll('.debug-toolbar .action-label')].map((e) => e.getAttribute('aria-label') || ''));
   }
 
-  /** Error toasts and modal dialogs on screen (texts). */
+  /** Error toasts (not infos or warnings) and modal dialogs on screen (texts). */
   async errors() {
     return this.page.evaluate(() => [...document.querySelectorAll('.notification-toast .notification-list-item, .monaco-dialog-box')]
+      .filter((e) => e.classList.contains('monaco-dialog-box') || e.querySelector('.codicon-error'))
       .map((e) => (e.textContent || '').replace(/\s+/g, ' ').trim())
       .filter((t) => t && !/marketplace|extension gallery|ENOTFOUND/i.test(t)));
   }

@@ -7,6 +7,24 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/** The extension's own launch templates (package.json's initialConfigurations). */
+function templates() {
+  const pkg = JSON.parse(fs.readFileSync(path.join(here, '..', 'package.json'), 'utf8'));
+  return pkg.contributes.debuggers[0].initialConfigurations;
+}
+
+/** The template of that name, as shipped. */
+export function templateNamed(name) {
+  const t = templates().find((c) => c.name === name);
+  if (!t) throw new Error(`no launch template named ${name} in package.json`);
+  return t;
+}
+
+/** Rewrites the workspace's launch.json with these configurations. */
+export function setLaunchConfigurations(dir, configurations) {
+  fs.writeFileSync(path.join(dir, '.vscode', 'launch.json'), JSON.stringify({ version: '0.2.0', configurations }, null, 2));
+}
+
 /** The recorded configuration F5 starts (the first one). */
 export const RECORDED = 'ndb: recorded callchain.py';
 
@@ -19,15 +37,9 @@ export function prepareWorkspace(dir, programs) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(path.join(dir, '.vscode'), { recursive: true });
   for (const f of ['callchain.py', 'count.py']) fs.copyFileSync(path.join(programs, f), path.join(dir, f));
-  const pkg = JSON.parse(fs.readFileSync(path.join(here, '..', 'package.json'), 'utf8'));
-  const templates = pkg.contributes.debuggers[0].initialConfigurations.filter((c) => c.mode !== 'recorded');
-  const launch = {
-    version: '0.2.0',
-    configurations: [
-      { type: 'ndb', request: 'launch', name: RECORDED, program: '${workspaceFolder}/callchain.py', mode: 'recorded', stopOnEntry: true },
-      ...templates,
-    ],
-  };
-  fs.writeFileSync(path.join(dir, '.vscode', 'launch.json'), JSON.stringify(launch, null, 2));
+  setLaunchConfigurations(dir, [
+    { type: 'ndb', request: 'launch', name: RECORDED, program: '${workspaceFolder}/callchain.py', mode: 'recorded', stopOnEntry: true },
+    ...templates().filter((c) => c.mode !== 'recorded'),
+  ]);
   return dir;
 }
