@@ -156,6 +156,7 @@ async function recorded(ui) {
   await stackIs(ui, ['count 5', 'main 11', '<module> 16']);
   await variableIs(ui, 'n', '0');
   await variableIs(ui, 'c', "'r'");
+  await noErrors(ui);
   await ui.shot('recorded-breakpoint');
 
   ui.begin('the Debug Console evaluates c == t and len(s)');
@@ -203,6 +204,7 @@ async function recorded(ui) {
   await ui.toolbar('Reverse');
   await variableIs(ui, 'n', '0');
   await stoppedAt(ui, 'count', 5, 'recorded-reverse');
+  await noErrors(ui);
   await stopDebugging(ui);
 }
 
