@@ -53,7 +53,8 @@ if [ ! -f "$STAMPS/code-server-$CODE_SERVER_VERSION" ] || [ ! -f "$CS/out/node/e
 		--no-audit --no-fund --no-save --loglevel=error "code-server@$CODE_SERVER_VERSION" >/dev/null
 	touch "$STAMPS/code-server-$CODE_SERVER_VERSION"
 fi
-say "code-server $(PATH="$NODE24:$PATH" "$NODE24/node" "$CS/out/node/entry.js" --version 2>/dev/null | head -1)"
+# (XDG_CONFIG_HOME: without a --config, code-server writes ~/.config/code-server.)
+say "code-server $(XDG_CONFIG_HOME="$TOOLS/xdg" PATH="$NODE24:$PATH" "$NODE24/node" "$CS/out/node/entry.js" --version 2>/dev/null | tail -1)"
 
 # The driver: puppeteer-core from vscode-extension/e2e's lock file.
 E2E=vscode-extension/e2e
