@@ -51,7 +51,7 @@ vet: libtorch
 test: deps testsuite debugpy libtorch pytorch-ref vet
 	$(GO) test -race -count=1 -p 1 $(PURE_PKGS)
 	$(GO) test -count=1 -p 1 $(TORCH_PKGS)
-	$(MAKE) build vscode-test
+	$(MAKE) build vscode-test e2e
 
 # The main job: real debugger trajectories of a testdata program, then the bundled
 # model's predictions of the same session side by side with the recorded one.

@@ -56,9 +56,11 @@ type conn struct {
 	raised, uncaught bool
 	// stop describes the latest stop, for exceptionInfo and the uncaught filter.
 	stop stopInfo
-	// References, reset at every stop.
+	// References: variables references are reset at every stop; frame ids are never
+	// reused (stalestack.go), stops counts the stops.
 	frames handles[frameRef]
 	vars   handles[varRef]
+	stops  int
 }
 
 // launched is a launched program and its session, which owns the debugging (the

@@ -94,7 +94,7 @@ func (c *conn) whileRunning(r dap.RequestMessage) (dap.ResponseMessage, error) {
 		return c.onPause(req)
 	}
 	if isStoppedOnly(r) {
-		return nil, errorf(ErrRunning, "%s: the program is running: pause it first", r.GetRequest().Command)
+		return nil, runningError(r)
 	}
 	return nil, unsupported(r)
 }

@@ -47,7 +47,8 @@ const (
 	// ErrEvaluate: the expression cannot be evaluated over the frame's locals.
 	ErrEvaluate = 3004
 	// ErrUnknownReference: a thread, frame or variables reference that is unknown or
-	// stale (references are reset at every stop).
+	// stale (variables references are reset at every stop; not shown to the user for a
+	// frame id: it is the client's bookkeeping).
 	ErrUnknownReference = 3005
 	// ErrNoException: exceptionInfo while not stopped on an exception.
 	ErrNoException = 3006

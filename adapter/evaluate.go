@@ -18,7 +18,7 @@ func (c *conn) onEvaluate(req *dap.EvaluateRequest) (dap.ResponseMessage, error)
 	args := req.Arguments
 	ref := frameRef{thread: threadMain}
 	if args.FrameId != 0 {
-		if ref, err = c.frame(args.FrameId); err != nil {
+		if ref, err = c.frame(l, args.FrameId); err != nil {
 			return nil, err
 		}
 	} else if frames := l.sess.Stack(); len(frames) > 0 {

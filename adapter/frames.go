@@ -50,33 +50,22 @@ func (c *conn) onStackTrace(req *dap.StackTraceRequest) (dap.ResponseMessage, er
 	c.mu.Lock()
 	for i := start; i < end; i++ {
 		f := frames[i]
-		id := c.frames.create(frameRef{thread: thread, index: i, frame: f})
-		out = append(out, dap.StackFrame{Id: id, Name: f.Func, Source: c.source(l), Line: c.lineOut(f.Loc.Line), Column: c.column()})
+		id := c.frames.create(frameRef{thread: thread, index: i, frame: f, stop: c.stops})
+		out = append(out, c.stackFrame(l, id, f))
 	}
 	c.mu.Unlock()
 	return &dap.StackTraceResponse{Response: newResponse(&req.Request), Body: dap.StackTraceResponseBody{StackFrames: out, TotalFrames: len(frames)}}, nil
 }
 
-// frame returns what a frame id stands for.
-func (c *conn) frame(id int) (frameRef, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ref, ok := c.frames.get(id)
-	if !ok {
-		return frameRef{}, errorf(ErrUnknownReference, "unknown frame id %d (frame ids are reset at every stop)", id)
-	}
-	return ref, nil
-}
-
-// onScopes lists a frame's scopes: Return value or Exception on a return or exception
-// state, Locals, and in compare mode Differences on the predicted thread's innermost
-// frame.
+// onScopes lists a frame's scopes: Locals, then Return value or Exception on a return
+// or exception state, Confidence on a predicted innermost frame, and in compare mode
+// Differences on the predicted thread's innermost frame. A Gap frame has none.
 func (c *conn) onScopes(req *dap.ScopesRequest) (dap.ResponseMessage, error) {
 	l, err := c.session(req.Command, true)
 	if err != nil {
 		return nil, err
 	}
-	ref, err := c.frame(req.Arguments.FrameId)
+	ref, err := c.frame(l, req.Arguments.FrameId)
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +73,19 @@ func (c *conn) onScopes(req *dap.ScopesRequest) (dap.ResponseMessage, error) {
 	st, locals, haveLocals, top, conf := v.State, v.Locals, v.HasLocals, v.Top, v.Confidence
 	var scopes []*scope
 	var hints []string
+	// Locals comes first, as debugpy's does: VS Code opens the first scope by itself.
+	if haveLocals || top {
+		sc := &scope{name: "Locals", settable: top && ref.thread == threadMain && st.Event.HasLocals()}
+		for _, v := range locals {
+			nv := namedValue{name: v.Name, repr: v.Repr}
+			if st.Event.HasLocals() { // the state's own locals: the model wrote them
+				nv.conf, nv.hasConf = conf.Var(v.Name)
+			}
+			sc.values = append(sc.values, nv)
+		}
+		scopes = append(scopes, sc)
+		hints = append(hints, "locals")
+	}
 	if top {
 		value := namedValue{repr: st.Value, conf: confOf(conf, func(c *grammar.Confidence) float64 { return c.Value }), hasConf: conf != nil}
 		switch st.Event {
@@ -96,18 +98,6 @@ func (c *conn) onScopes(req *dap.ScopesRequest) (dap.ResponseMessage, error) {
 			scopes = append(scopes, &scope{name: "Exception", values: []namedValue{value}, noPaths: true})
 			hints = append(hints, "")
 		}
-	}
-	if haveLocals || top {
-		sc := &scope{name: "Locals", settable: top && ref.thread == threadMain && st.Event.HasLocals()}
-		for _, v := range locals {
-			nv := namedValue{name: v.Name, repr: v.Repr}
-			if st.Event.HasLocals() { // the state's own locals: the model wrote them
-				nv.conf, nv.hasConf = conf.Var(v.Name)
-			}
-			sc.values = append(sc.values, nv)
-		}
-		scopes = append(scopes, sc)
-		hints = append(hints, "locals")
 	}
 	if top && conf != nil {
 		scopes = append(scopes, confidenceScope(st, conf))

@@ -45,11 +45,12 @@ const (
 	threadPredicted = threadMain
 )
 
-// frameRef is what a frame id stands for: a frame of one thread's derived stack.
+// frameRef is what a frame id stands for: a frame of one thread's stack at one stop.
 type frameRef struct {
 	thread int
 	index  int // 0 = innermost
 	frame  session.Frame
+	stop   int // conn.stops when the id was handed out
 }
 
 // varRef is what a variables reference stands for: a scope's variables, or the

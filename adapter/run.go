@@ -80,6 +80,10 @@ func translate(stop session.Stop, err error, p session.Plan) result {
 		return result{stop: stopInfo{reason: "pause"}, noteCategory: "stderr",
 			note: fmt.Sprintf("ndb: %s failed: %v\n", p, err)}
 	}
+	res := result{stop: stopInfo{reason: string(stop.Reason)}, hit: stop.Hit}
+	if stop.Note != "" {
+		res.note, res.noteCategory = stop.Note, "console"
+	}
 	switch stop.Reason {
 	case session.StopExit:
 		return result{ended: true}
@@ -89,7 +93,7 @@ func translate(stop session.Stop, err error, p session.Plan) result {
 	case session.StopException:
 		return result{stop: stopInfo{reason: "exception", exception: stop.Exception, unhandled: stop.Uncaught}}
 	}
-	return result{stop: stopInfo{reason: string(stop.Reason)}, hit: stop.Hit}
+	return res
 }
 
 // finish reports how an action ended: a stop, or the end of the program. The
@@ -103,7 +107,7 @@ func (c *conn) finish(l *launched, res result) {
 	if c.terminated {
 		return
 	}
-	c.frames.reset()
+	c.stops++
 	c.vars.reset()
 	c.sendProgramOutput(l)
 	if res.note != "" {
@@ -122,7 +126,7 @@ func (c *conn) finish(l *launched, res result) {
 func (c *conn) stopNow(l *launched, stop stopInfo, hit []int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.frames.reset()
+	c.stops++
 	c.vars.reset()
 	c.stop = withConfidence(l, stop)
 	c.send(stoppedEvent(c.stop, hit))
@@ -152,7 +156,7 @@ func (c *conn) onStepBack(req *dap.StepBackRequest) (dap.ResponseMessage, error)
 }
 
 func (c *conn) onReverseContinue(req *dap.ReverseContinueRequest) (dap.ResponseMessage, error) {
-	return c.resume(&req.Request, &dap.ReverseContinueResponse{Response: newResponse(&req.Request)}, req.Arguments.ThreadId, session.PlanOf(grammar.InvStepCall))
+	return c.resume(&req.Request, &dap.ReverseContinueResponse{Response: newResponse(&req.Request)}, req.Arguments.ThreadId, session.PlanReverseContinue)
 }
 
 // reverseKinds maps the custom request's kinds to actions.

@@ -245,7 +245,7 @@ func TestReverseSteps(t *testing.T) {
 	c.expectStopped("breakpoint")
 	c.step("reverseContinue")               // >> reverseContinue
 	expect[*dap.ReverseContinueResponse](c) // << reverseContinue
-	c.expectStopped("step")                 // << stopped at the call
+	c.expectStopped("entry")                // << stopped: no earlier breakpoint line, the entry
 	c.at("count", 1)
 
 	c.reverseStep("sideways") // >> ndbReverseStep with a bad kind

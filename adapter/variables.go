@@ -21,7 +21,8 @@ func (c *conn) onVariables(req *dap.VariablesRequest) (dap.ResponseMessage, erro
 	defer c.mu.Unlock()
 	ref, ok := c.vars.get(args.VariablesReference)
 	if !ok {
-		return nil, errorf(ErrUnknownReference, "unknown variables reference %d (references are reset at every stop)", args.VariablesReference)
+		// VS Code's views ask again for the previous stop's references: not shown.
+		return nil, quietf(ErrUnknownReference, "unknown variables reference %d (references are reset at every stop)", args.VariablesReference)
 	}
 	var vars []dap.Variable
 	if ref.scope != nil {

@@ -85,11 +85,7 @@ func (s *compareSide) move(o Outcome, a grammar.Action) {
 	if o.Ended() {
 		return
 	}
-	dir := grammar.Forward
-	if a.Kind.Inverse() {
-		dir = grammar.Inverse
-	}
-	s.stack.visit(o.State, dir)
+	s.stack.move(o.State, a)
 }
 
 // SetVariable edits the predicted side's current state when its backend is an Editor;
@@ -126,7 +122,7 @@ func (c *Compare) Recorded() (Outcome, []Frame) {
 	if c.recorded.cur.Ended() {
 		return c.recorded.cur, nil
 	}
-	return c.recorded.cur, c.recorded.stack.snapshot()
+	return c.recorded.cur, callStack(c.recorded.b, &c.recorded.stack)
 }
 
 // RecordedErr returns why the last action did not move the recorded side, or nil.

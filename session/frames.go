@@ -42,8 +42,9 @@ func (s *Session) ThreadName(t Thread) string {
 	return "predicted"
 }
 
-// Frames returns a thread's derived call stack, innermost frame first (empty once
-// the program ended), and the thread's current outcome.
+// Frames returns a thread's call stack, innermost frame first (empty once the
+// program ended), and the thread's current outcome: the backend's real stack when
+// it knows it (recorded), else the one derived from the states visited.
 func (s *Session) Frames(t Thread) ([]Frame, Outcome, error) {
 	switch {
 	case t == ThreadMain:
@@ -52,7 +53,7 @@ func (s *Session) Frames(t Thread) ([]Frame, Outcome, error) {
 		if s.current.Ended() {
 			return nil, s.current, nil
 		}
-		return s.stack.snapshot(), s.current, nil
+		return callStack(s.backend, &s.stack), s.current, nil
 	case t == ThreadRecorded && s.cmp != nil:
 		out, frames := s.cmp.Recorded()
 		return frames, out, nil
@@ -90,7 +91,8 @@ type FrameView struct {
 	Confidence *grammar.Confidence
 }
 
-// Frame returns what frame f, at index (0 = innermost) of thread t's stack, shows.
+// Frame returns what frame f, at index (0 = innermost) of thread t's stack, shows. A
+// Gap frame shows nothing.
 func (s *Session) Frame(t Thread, index int, f Frame) FrameView {
 	v := FrameView{Top: index == 0}
 	if v.Top {
@@ -100,6 +102,17 @@ func (s *Session) Frame(t Thread, index int, f Frame) FrameView {
 			v.Locals, v.HasLocals = v.State.Locals, true
 			return v
 		}
+	}
+	if f.Gap {
+		return v
+	}
+	if f.Locals != nil {
+		// The backend knows the frame's locals (the recorded one's real stack).
+		if !v.Top {
+			v.State = grammar.State{Event: grammar.EventLine, Loc: f.Loc, Frame: f.ID, Func: f.Func, Locals: f.Locals}
+		}
+		v.Locals, v.HasLocals = f.Locals, true
+		return v
 	}
 	if f.ID > 0 && t > 0 && int(t) < threadCount {
 		s.mu.Lock()

@@ -10,23 +10,32 @@ import (
 // Plan is what a debugger command asks of a session: one action (a step, a reverse
 // step), or a continue: a breakpoint action over the breakpoint lines, a continue to
 // the exit when there are none, or a walk step by step while the raised-exceptions
-// filter is on.
+// filter is on; or a reverse continue (Back): back to the latest earlier state on a
+// breakpoint line, or to the entry state (reverse.go).
 type Plan struct {
 	Action   grammar.Action
 	Continue bool
+	Back     bool
 }
 
 // PlanContinue is a debugger's continue.
 var PlanContinue = Plan{Continue: true}
 
+// PlanReverseContinue is a debugger's reverse continue (VS Code's Reverse button,
+// which users read as "run backwards to the previous breakpoint").
+var PlanReverseContinue = Plan{Back: true}
+
 // PlanOf is the plan of one action of kind k.
 func PlanOf(k grammar.ActionKind) Plan { return Plan{Action: grammar.Action{Kind: k}} }
 
 // Forward reports whether the plan moves forward in the execution.
-func (p Plan) Forward() bool { return p.Continue || !p.Action.Kind.Inverse() }
+func (p Plan) Forward() bool { return !p.Back && (p.Continue || !p.Action.Kind.Inverse()) }
 
-// String names the plan: "continue", or the action's kind.
+// String names the plan: "continue", "reverse continue", or the action's kind.
 func (p Plan) String() string {
+	if p.Back {
+		return "reverse continue"
+	}
 	if p.Continue {
 		return "continue"
 	}
@@ -44,6 +53,7 @@ const (
 	StopPause      StopReason = "pause"      // cancelled, or failed (Run's error says why)
 	StopLimit      StopReason = "limit"      // the session took its MaxSteps actions
 	StopExit       StopReason = "exit"       // the program ended (Stop.Exit)
+	StopEntry      StopReason = "entry"      // a reverse continue reached the entry state
 )
 
 // Stop is where a Run left the session.
@@ -57,6 +67,9 @@ type Stop struct {
 	Uncaught  bool
 	// Exit is the exit state of an exit stop.
 	Exit grammar.Exit
+	// Note is a message for the user about the stop (a reverse continue that gave
+	// up walking back), "" when none.
+	Note string
 }
 
 // Filters are the exception filters of a continue.
@@ -126,6 +139,9 @@ func (s *Session) Run(ctx context.Context, p Plan) (Stop, error) {
 }
 
 func (s *Session) run(ctx context.Context, p Plan, o runSettings) (Stop, error) {
+	if p.Back {
+		return s.reverseContinue(ctx, o.breakpoints)
+	}
 	if !p.Continue {
 		out, err := s.step(ctx, p.Action)
 		if err != nil {

@@ -195,3 +195,25 @@ func TestOpenProgramErrors(t *testing.T) {
 		}
 	}
 }
+
+// A reverse continue walks back to the latest earlier state on a breakpoint line,
+// then, with none earlier, to the entry state; it is not a forward plan.
+func TestRunReverseContinue(t *testing.T) {
+	if session.PlanReverseContinue.Forward() {
+		t.Fatal("a reverse continue is forward")
+	}
+	s := open(t, "callchain.py", "", session.ModeRecorded, session.Options{})
+	s.SetBreakpoints([]grammar.Loc{{Line: 5}})
+	run(t, s, session.PlanContinue)
+	run(t, s, session.PlanContinue) // the second stop on line 5
+	stop := run(t, s, session.PlanReverseContinue)
+	if stop.Reason != session.StopBreakpoint || len(stop.Hit) != 1 || stop.Hit[0] != 5 {
+		t.Fatalf("reverse continue: %+v", stop)
+	}
+	if n, _ := s.Current().State.Locals.Get("n"); n != "0" {
+		t.Errorf("reverse continue stopped at the wrong line-5 state: %v", s.Current().State.Locals)
+	}
+	if stop := run(t, s, session.PlanReverseContinue); stop.Reason != session.StopEntry || line(s) != 1 {
+		t.Errorf("reverse continue with no earlier breakpoint line: %+v at line %d", stop, line(s))
+	}
+}

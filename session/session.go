@@ -26,6 +26,8 @@ type Session struct {
 	backend Backend
 	started bool
 	current Outcome
+	// entry is the state the session started in (where a reverse continue stops).
+	entry   grammar.State
 	history []Step
 	stack   stack
 	// Set by Open before the session is shared, then never changed: read without mu
@@ -74,6 +76,7 @@ func (s *Session) Start(ctx context.Context) (grammar.State, error) {
 	}
 	s.started = true
 	s.current = Outcome{State: st}
+	s.entry = st
 	s.stack.visit(st, grammar.Forward)
 	s.remember()
 	return st, nil
@@ -105,11 +108,7 @@ func (s *Session) Do(ctx context.Context, a grammar.Action) (Outcome, error) {
 	s.current = out
 	s.history = append(s.history, Step{Action: a, Outcome: out})
 	if !out.Ended() {
-		dir := grammar.Forward
-		if a.Kind.Inverse() {
-			dir = grammar.Inverse
-		}
-		s.stack.visit(out.State, dir)
+		s.stack.move(out.State, a)
 	}
 	s.remember()
 	return out, nil
@@ -130,7 +129,7 @@ func (s *Session) Stack() []Frame {
 	if s.current.Ended() {
 		return nil
 	}
-	return s.stack.snapshot()
+	return callStack(s.backend, &s.stack)
 }
 
 // History returns the actions taken so far and their outcomes.

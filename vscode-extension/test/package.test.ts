@@ -46,10 +46,25 @@ describe('package.json', function () {
       'ndb.stepBackOver': 'Step Back Over',
       'ndb.reverseToCall': 'Reverse to Call (predict inputs)',
     });
-    for (const menu of ['debug/toolbar', 'commandPalette']) {
+    for (const menu of ['debug/toolBar', 'commandPalette']) {
       const ids = pkg.contributes.menus[menu].map((m: { command: string }) => m.command).sort();
       assert.deepStrictEqual(ids, Object.keys(titles).sort(), menu);
     }
+  });
+
+  it('uses only menu ids VS Code knows (case matters: debug/toolBar)', () => {
+    // VS Code ignores a menu it does not know, silently: debug/toolbar shows nothing.
+    const known = ['debug/toolBar', 'commandPalette', 'debug/callstack/context', 'debug/variables/context', 'editor/title'];
+    for (const menu of Object.keys(pkg.contributes.menus)) {
+      assert.ok(known.includes(menu), `menu ${menu} is not one of VS Code's menu ids`);
+    }
+  });
+
+  it('leaves "model" out of the templates, so that the bundled model is used', () => {
+    // A template naming a checkpoint that is not there fails every launch from it.
+    for (const c of dbg.initialConfigurations) assert.ok(!('model' in c), `initial configuration ${c.name}`);
+    for (const s of dbg.configurationSnippets) assert.ok(!('model' in s.body), `snippet ${s.label}`);
+    assert.ok(!JSON.stringify(dbg.configurationSnippets).includes('needs a model'));
   });
 
   it('activates on debugging and has the ndb.path setting', () => {

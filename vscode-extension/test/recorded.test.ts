@@ -98,7 +98,7 @@ describe('recorded mode: a session', function () {
     assert.strictEqual((await where(dc))[0], 'line_price:9');
   });
 
-  it('steps back (stepBack) and reverses to the call (ndbReverseStep and reverseContinue)', async () => {
+  it('steps back (stepBack, ndbReverseStep) and reverses to the previous breakpoint line (reverseContinue)', async () => {
     await dc.hitBreakpoint(launchArgs(NESTED), { path: program(NESTED), line: 9 });
     const back = (kind: string) => step(dc, () => dc.customRequest('ndbReverseStep', { threadId: 1, kind }));
 
@@ -117,8 +117,16 @@ describe('recorded mode: a session', function () {
     assert.strictEqual((await where(dc))[0], 'line_price:7');
     assert.deepStrictEqual(await locals(dc), { qty: '3', unit: '1.5', rate: '0.25' });
 
-    await step(dc, () => dc.reverseContinueRequest({ threadId: 1 }));
-    assert.strictEqual((await where(dc))[0], 'line_price:6');
+    // Reverse (reverseContinue): back to the latest earlier state on a breakpoint line;
+    // there is none before the first hit of line 9, so the entry state.
+    await step(dc, () => dc.reverseContinueRequest({ threadId: 1 }), 'entry');
+    assert.deepStrictEqual(await where(dc), ['total_price:12']);
+    await step(dc, () => dc.continueRequest({ threadId: 1 }), 'breakpoint'); // line 9, qty 3
+    await step(dc, () => dc.continueRequest({ threadId: 1 }), 'breakpoint'); // line 9, qty 5
+    assert.strictEqual((await locals(dc)).qty, '5');
+    await step(dc, () => dc.reverseContinueRequest({ threadId: 1 }), 'breakpoint');
+    assert.deepStrictEqual(await where(dc), ['line_price:9', 'total_price:15']);
+    assert.strictEqual((await locals(dc)).qty, '3');
   });
 
   it('a reverse step at the first state says so and stays', async () => {
