@@ -85,6 +85,9 @@ type Options struct {
 	Seed        int64
 	// MaxTokens bounds one predicted state (0: the backend's default).
 	MaxTokens int
+	// ModelServer is the address (HOST:PORT) of a listening model server
+	// (ndb-infer --listen) that runs the model; "" starts ndb-infer over a pipe.
+	ModelServer string
 	// Neural builds the neural backend instead of the registered factory (tests).
 	Neural NeuralFactory
 }

@@ -7,8 +7,8 @@ import (
 	"os"
 
 	"github.com/ndb-project/ndb/grammar"
-	"github.com/ndb-project/ndb/infer"
 	"github.com/ndb-project/ndb/models"
+	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/session"
 	"github.com/ndb-project/ndb/session/comparereport"
 )
@@ -73,7 +73,7 @@ func runCompare(ctx context.Context, args []string) error {
 // compareFile records the program and plays the actions on it and on the model
 // (comparereport.Compare).
 func compareFile(ctx context.Context, path, entry string, opt session.Options, actions []grammar.Action, seed uint64) (comparereport.Report, error) {
-	if _, err := infer.ParseDevice(opt.Device); err != nil {
+	if err := modelserver.CheckDevice(opt.Device); err != nil {
 		return comparereport.Report{}, badInput("%v", err)
 	}
 	if st, err := os.Stat(opt.Model); opt.Model != "" && (err != nil || !st.IsDir()) {
@@ -89,7 +89,6 @@ func compareFile(ctx context.Context, path, entry string, opt session.Options, a
 	}
 	defer pool.Close()
 	opt.Tracer = pool
-	infer.SetThreads(0)
 	dir, _ := models.Resolve(opt.Model) // for the report: the session resolves it again
 	r, err := comparereport.Compare(ctx, session.Program{Path: path, Source: string(src), Entry: entry}, opt, actions, seed, dir)
 	return r, programError(err)

@@ -11,8 +11,7 @@ import (
 
 	"github.com/rs/zerolog/log"
 
-	"github.com/ndb-project/ndb/infer"
-	"github.com/ndb-project/ndb/infer/neural"
+	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/train/eval"
 	"github.com/ndb-project/ndb/train/eval/evalcmd"
 )
@@ -71,15 +70,15 @@ func (f evalFlags) config(args []string) evalcmd.Config {
 		name = "model (" + filepath.Base(filepath.Clean(*f.model)) + ")"
 	}
 	load := func(temp, topP float64) (eval.Predictor, func(), error) {
-		if _, err := infer.ParseDevice(*f.device); err != nil {
+		if err := modelserver.CheckDevice(*f.device); err != nil {
 			return nil, nil, badInput("%v", err)
 		}
-		infer.SetThreads(0)
-		p, err := neural.LoadPredictor(name, *f.model, *f.device, *f.maxTokens, infer.NewSampler(temp, topP, int64(*f.seed)))
+		p, err := modelserver.Default.NewPredictor(name, *f.model, *f.device, "",
+			modelserver.Sampling{Temperature: temp, TopP: topP, Seed: int64(*f.seed), MaxTokens: *f.maxTokens})
 		if err != nil {
 			return nil, nil, err
 		}
-		return p, p.Close, nil
+		return p, func() {}, nil
 	}
 	return evalcmd.Config{Out: *f.out, Limit: *f.limit, Seed: *f.seed, Command: evalcmd.CommandLine(args),
 		Model: load, Stdout: os.Stdout, Stderr: os.Stderr, Log: log.Logger}

@@ -37,6 +37,7 @@ func goldenCorpus(t *testing.T) string {
 // checkpoint: the table on stdout, with the model's and the baseline's rows, and
 // results.md and the PNG plots in --out.
 func TestEvalNextStateTinyModel(t *testing.T) {
+	needInfer(t)
 	t.Setenv("NDB_THREADS", "1")
 	tiny := filepath.Join("..", "..", "testdata", "tinymodel")
 	out := t.TempDir()

@@ -24,7 +24,7 @@ import (
 	"os/signal"
 	"sort"
 
-	"github.com/ndb-project/ndb/infer/neural"
+	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/session"
 )
 
@@ -45,13 +45,14 @@ var commands = map[string]command{
 	"trajectory": {"print a debugger trajectory in the model's language", runTrajectory},
 	"compare":    {"the predicted and recorded sessions side by side (terminal, --html)", runCompare},
 	"data":       {"build the training corpus (ndb data gen)", runData},
-	"train":      {"train the model on a corpus", runTrain},
+	"train":      {"train the model on a corpus (runs ndb-infer train)", runTrain},
 	"eval":       {"the paper's evaluations on a checkpoint (nextstate, cruxeval, horizon)", runEval},
 }
 
 // The one place the model meets the runtime: sessions in neural and compare mode,
-// from every front end, get their backend from infer/neural.
-func init() { session.RegisterNeural(neural.Open) }
+// from every front end, get their backend from a model server (ndb-infer, started
+// over a pipe on first use, or one named by --model-server): ndb itself is pure Go.
+func init() { session.RegisterNeural(modelserver.Open) }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -8,7 +8,7 @@ import (
 	"fmt"
 
 	"github.com/ndb-project/ndb/grammar"
-	"github.com/ndb-project/ndb/infer"
+	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/session"
 )
 
@@ -43,14 +43,13 @@ func runPredict(ctx context.Context, args []string) error {
 	if err != nil {
 		return badInput("--action: %v", err)
 	}
-	if _, err := infer.ParseDevice(*device); err != nil {
+	if err := modelserver.CheckDevice(*device); err != nil {
 		return badInput("%v", err)
 	}
 	pool, err := newPool(ctx, 1)
 	if err != nil {
 		return err
 	}
-	infer.SetThreads(0)
 	sess, err := openFile(ctx, rest[0], *entry, session.ModeNeural, session.Options{
 		Tracer: pool, Model: *model, Device: *device, Temperature: *temp, TopP: *topP, Seed: *seed,
 	})
