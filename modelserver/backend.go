@@ -11,8 +11,8 @@ import (
 
 // Backend is a neural session held by a model server: a session.Backend (and
 // session.Editor and session.Peeker) whose every call is one request. When the
-// server exited, the call fails with ErrExited ("the model server exited: ...") and
-// the next one starts a new server (Pool) and rebuilds the session there by
+// server exited (during the call, or since the last one), the call fails with
+// ErrExited ("the model server exited: ...") and the next one starts a new server (Pool) and rebuilds the session there by
 // replaying its actions and edits (the same states under greedy decoding).
 type Backend struct {
 	pool  *Pool
@@ -67,7 +67,11 @@ func (b *Backend) reopen(ctx context.Context) error {
 // call makes one request of the session, reopening it first on a server that went
 // away since the last one.
 func (b *Backend) call(ctx context.Context, method string, params, result any) error {
-	if b.dead || !b.c.Alive() {
+	if !b.dead && !b.c.Alive() { // it died since the last action: say so once
+		b.dead = true
+		return b.c.lost(errors.New("connection closed"))
+	}
+	if b.dead {
 		if err := b.reopen(ctx); err != nil {
 			return err
 		}

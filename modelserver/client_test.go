@@ -94,7 +94,8 @@ func TestServerKilledMidSession(t *testing.T) {
 	}
 }
 
-// A killed server (SIGKILL, no last words) is reported too.
+// A server killed between actions (SIGKILL, no last words) is reported at the next
+// action, and the one after restarts it.
 func TestServerKilledBySignal(t *testing.T) {
 	p := fakePool(t)
 	b, err := openFake(t, p, "")
@@ -109,8 +110,11 @@ func TestServerKilledBySignal(t *testing.T) {
 	for b.c.Alive() && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
+	if _, err := b.Do(context.Background(), stepInto); !errors.Is(err, ErrExited) || !strings.Contains(err.Error(), "signal: killed") {
+		t.Fatalf("the step after the kill: %v, want the server's exit", err)
+	}
 	if got := doLine(t, b, stepInto); got != 3 {
-		t.Errorf("the step after the kill is at line %d, want 3", got)
+		t.Errorf("the step after that is at line %d, want 3", got)
 	}
 }
 
