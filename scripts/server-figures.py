@@ -5,7 +5,9 @@ stack and locals each), and a neural launch to its first stop. Each figure is th
 median of --runs runs; memory is the peak RSS of the largest process the run
 started (ru_maxrss of the children, so ndb-infer counts when ndb waited for it).
 
-usage: server-figures.py BIN [--runs N] [--model-server ADDR]
+usage: server-figures.py BIN [BIN...] [--runs N] [--model-server ADDR]
+Several binaries (before and after) are measured side by side, their runs
+interleaved so that the machine's load falls on each alike.
 """
 import json, os, resource, statistics, subprocess, sys, time
 
@@ -102,34 +104,47 @@ def rss_of(fn):
     return out, kb / 1024
 
 
-def figure(name, fn, runs):
-    times, mems = [], []
+def figure(name, fns, runs):
+    """Runs each binary's fn runs times, interleaved, and prints a line for each."""
+    times = [[] for _ in fns]
+    mems = [[] for _ in fns]
     for _ in range(runs):
-        out, mb = rss_of(fn)
-        times.append(out)
-        mems.append(mb)
-    if isinstance(times[0], list):
-        cols = list(zip(*times))
-        ts = " / ".join("%.3f s" % statistics.median(c) for c in cols)
-    else:
-        ts = "%.3f s" % statistics.median(times)
-    print("%-44s %-22s %6.0f MB" % (name, ts, statistics.median(mems)), flush=True)
+        for i, fn in enumerate(fns):
+            out, mb = rss_of(fn)
+            times[i].append(out)
+            mems[i].append(mb)
+    for i in range(len(fns)):
+        if isinstance(times[i][0], list):
+            ts = " / ".join("%.3f s" % statistics.median(c) for c in zip(*times[i]))
+        else:
+            ts = "%.3f s" % statistics.median(times[i])
+        print("%-44s [%d] %-22s %6.0f MB" % (name, i + 1, ts, statistics.median(mems[i])), flush=True)
 
 
 def main():
-    bin = os.path.abspath(sys.argv[1])
-    runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 5
-    extra = ["--model-server", sys.argv[sys.argv.index("--model-server") + 1]] if "--model-server" in sys.argv else []
+    argv = sys.argv[1:]
+    runs, extra = 5, []
+    if "--runs" in argv:
+        i = argv.index("--runs")
+        runs = int(argv[i + 1])
+        del argv[i:i + 2]
+    if "--model-server" in argv:
+        i = argv.index("--model-server")
+        extra = ["--model-server", argv[i + 1]]
+        del argv[i:i + 2]
+    bins = [os.path.abspath(b) for b in argv]
 
-    def noargs():
+    def noargs(bin):
         t0 = time.monotonic()
         subprocess.run([bin], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         return time.monotonic() - t0
 
-    print("%s (%d runs, medians)" % (bin, runs))
-    figure("ndb, no arguments", noargs, runs)
-    figure("recorded, first stop / 20 steps (session)", lambda: list(session(bin, "recorded", 20, [])), runs)
-    figure("neural, first stop", lambda: session(bin, "neural", 0, extra)[0], runs)
+    print("%d runs each, medians, interleaved" % runs)
+    for i, b in enumerate(bins):
+        print("[%d] %s" % (i + 1, b))
+    figure("ndb, no arguments", [lambda b=b: noargs(b) for b in bins], runs)
+    figure("recorded, first stop / 20 steps (session)", [lambda b=b: list(session(b, "recorded", 20, [])) for b in bins], runs)
+    figure("neural, first stop", [lambda b=b: session(b, "neural", 0, extra)[0] for b in bins], runs)
 
 
 if __name__ == "__main__":

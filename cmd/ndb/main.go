@@ -58,7 +58,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	setupLogging()
-	os.Exit(run(ctx, os.Args[1:]))
+	code := run(ctx, os.Args[1:])
+	modelserver.Default.Close() // the model server started for this process, if any
+	os.Exit(code)
 }
 
 func run(ctx context.Context, args []string) int {
