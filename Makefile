@@ -10,7 +10,7 @@ PYTHON  ?= python3
 
 # Packages that need no libtorch (they must build and test without it), and those
 # that do (the model, training, and the binary that holds them).
-PURE_PKGS  := ./grammar/... ./trace/... ./session/... ./adapter/... ./models/... ./modelserver/... \
+PURE_PKGS  := ./grammar/... ./trace/... ./session/... ./adapter/... ./models/... ./modelserver/... ./internal/... \
               ./train/corpus/... ./train/corpusstats/... ./train/synth/... ./train/decontam/... ./train/progress/... ./train/eval/...
 TORCH_PKGS := ./infer/... ./train ./cmd/...
 

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-dap"
 	"github.com/rs/zerolog"
 
+	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/session"
 )
 
@@ -76,6 +77,11 @@ type stopInfo struct {
 	exception string
 	// unhandled marks a stop made by the uncaught filter.
 	unhandled bool
+	// line and conf are the stop's state's line and, when the model predicted it,
+	// its confidence; minConf is the launch's minConfidence.
+	line    int
+	conf    *grammar.Confidence
+	minConf float64
 }
 
 func newConn(ctx context.Context, s *Server, rwc io.ReadWriteCloser) *conn {
@@ -114,7 +120,7 @@ func (c *conn) serve() (err error) {
 	}()
 	r := bufio.NewReader(c.rwc)
 	for {
-		content, rerr := dap.ReadBaseMessage(r)
+		content, rerr := readMessage(r)
 		if rerr != nil {
 			return c.readFailed(rerr)
 		}
@@ -143,14 +149,20 @@ func (c *conn) serve() (err error) {
 }
 
 // readFailed decides how a read error ends the connection: the client closing it is
-// clean; a malformed header cannot be recovered from (the next message's start is
-// unknown), so it is reported on the console and the connection is closed.
+// clean; a malformed or oversized header cannot be recovered from (the next
+// message's start is unknown), so it is reported on the console and the
+// connection is closed.
 func (c *conn) readFailed(err error) error {
 	if errors.Is(err, io.EOF) || c.ctx.Err() != nil {
 		return nil
 	}
-	var bpe *dap.BaseProtocolError
-	if errors.As(err, &bpe) || errors.Is(err, io.ErrUnexpectedEOF) {
+	var fe *frameError
+	if errors.As(err, &fe) {
+		c.log.Warn().Err(err).Msg("unreadable message: closing the connection")
+		c.output("console", "ndb: "+err.Error()+": closing the connection\n")
+		return nil
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
 		c.log.Warn().Err(err).Msg("malformed message header: closing the connection")
 		c.output("console", "ndb: malformed message header ("+err.Error()+"): closing the connection\n")
 		return nil

@@ -44,6 +44,7 @@ func stoppedEvent(stop stopInfo, hit []int) *dap.StoppedEvent {
 	case "pause":
 		body.Description = "Paused"
 	}
+	body.Description = stopDescription(body.Description, stop.line, stop.conf, stop.minConf)
 	return &dap.StoppedEvent{Event: newEvent("stopped"), Body: body}
 }
 

@@ -81,26 +81,37 @@ func (c *conn) onScopes(req *dap.ScopesRequest) (dap.ResponseMessage, error) {
 		return nil, err
 	}
 	v := l.sess.Frame(session.Thread(ref.thread), ref.index, ref.frame)
-	st, locals, haveLocals, top := v.State, v.Locals, v.HasLocals, v.Top
+	st, locals, haveLocals, top, conf := v.State, v.Locals, v.HasLocals, v.Top, v.Confidence
 	var scopes []*scope
 	var hints []string
 	if top {
+		value := namedValue{repr: st.Value, conf: confOf(conf, func(c *grammar.Confidence) float64 { return c.Value }), hasConf: conf != nil}
 		switch st.Event {
 		case grammar.EventReturn:
-			scopes = append(scopes, &scope{name: "Return value", values: []namedValue{{name: "(return)", repr: st.Value}}, noPaths: true})
+			value.name = "(return)"
+			scopes = append(scopes, &scope{name: "Return value", values: []namedValue{value}, noPaths: true})
 			hints = append(hints, "returnValue")
 		case grammar.EventException:
-			scopes = append(scopes, &scope{name: "Exception", values: []namedValue{{name: "(exception)", repr: st.Value}}, noPaths: true})
+			value.name = "(exception)"
+			scopes = append(scopes, &scope{name: "Exception", values: []namedValue{value}, noPaths: true})
 			hints = append(hints, "")
 		}
 	}
 	if haveLocals || top {
 		sc := &scope{name: "Locals", settable: top && ref.thread == threadMain && st.Event.HasLocals()}
 		for _, v := range locals {
-			sc.values = append(sc.values, namedValue{name: v.Name, repr: v.Repr})
+			nv := namedValue{name: v.Name, repr: v.Repr}
+			if st.Event.HasLocals() { // the state's own locals: the model wrote them
+				nv.conf, nv.hasConf = conf.Var(v.Name)
+			}
+			sc.values = append(sc.values, nv)
 		}
 		scopes = append(scopes, sc)
 		hints = append(hints, "locals")
+	}
+	if top && conf != nil {
+		scopes = append(scopes, confidenceScope(st, conf))
+		hints = append(hints, "")
 	}
 	if top && l.sess.Mode() == session.ModeCompare && ref.thread == threadPredicted {
 		sc := &scope{name: "Differences", noPaths: true}

@@ -74,8 +74,11 @@ type scope struct {
 	noPaths bool
 }
 
-// namedValue is one variable of a scope: a name and a repr.
+// namedValue is one variable of a scope: a name and a repr, and for a predicted
+// value the model's confidence in it (when hasConf).
 type namedValue struct {
-	name string
-	repr string
+	name    string
+	repr    string
+	conf    float64
+	hasConf bool
 }

@@ -40,6 +40,9 @@ type LaunchConfig struct {
 	// MaxSteps caps the backend actions of the session (each step of a continue
 	// that walks step by step counts).
 	MaxSteps int
+	// MinConfidence (0 to 1; 0 is off) flags a stop whose predicted state the model
+	// is less sure of: the stopped event's description says so.
+	MinConfidence float64
 }
 
 // errNoModel is the answer to a neural or compare launch in a build without the
@@ -48,7 +51,7 @@ const errNoModel = "%s mode needs a model: this build has no neural backend (use
 
 // launchFields are the launch arguments ndb reads; any other field is ignored (VS
 // Code adds its own: type, request, name, __sessionId, ...).
-var launchFields = []string{"program", "entry", "mode", "model", "modelServer", "temperature", "seed", "stopOnEntry", "maxSteps", "cwd", "noDebug"}
+var launchFields = []string{"program", "entry", "mode", "model", "modelServer", "temperature", "seed", "stopOnEntry", "maxSteps", "minConfidence", "cwd", "noDebug"}
 
 // parseLaunch validates the arguments of a launch request. Relative program and
 // model paths are resolved against cwd (the launch's "cwd" when set).
@@ -148,6 +151,18 @@ func parseLaunch(raw json.RawMessage, cwd string) (LaunchConfig, []string, error
 			return cfg, ignored, badLaunch("maxSteps", "a positive integer", v)
 		}
 		cfg.MaxSteps = int(n)
+	}
+	if v, ok := args["minConfidence"]; ok {
+		f, err := decodeNumber(v)
+		if err == nil {
+			cfg.MinConfidence, err = f.Float64()
+		}
+		if err != nil || cfg.MinConfidence < 0 || cfg.MinConfidence > 100 || math.IsNaN(cfg.MinConfidence) {
+			return cfg, ignored, badLaunch("minConfidence", "a probability from 0 to 1 (or a percentage up to 100)", v)
+		}
+		if cfg.MinConfidence > 1 {
+			cfg.MinConfidence /= 100 // a percentage
+		}
 	}
 	if v, ok := args["noDebug"]; ok {
 		var b bool

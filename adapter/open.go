@@ -3,7 +3,6 @@ package adapter
 import (
 	"context"
 	"errors"
-	"os"
 
 	"github.com/ndb-project/ndb/session"
 )
@@ -31,11 +30,13 @@ func (s *Server) launch(ctx context.Context, cfg LaunchConfig) (*launched, error
 	if cfg.Mode != session.ModeRecorded && opt.Neural == nil && !session.NeuralAvailable() {
 		return nil, errorf(ErrBackend, errNoModel, cfg.Mode)
 	}
-	src, err := os.ReadFile(cfg.Program)
-	if err != nil {
+	src, err := session.ReadSource(cfg.Program) // decoded as Python reads it (# coding:)
+	if pe := (*session.ProgramError)(nil); errors.As(err, &pe) {
+		return nil, errorf(ErrProgram, "%v", pe)
+	} else if err != nil {
 		return nil, errorf(ErrLaunchArguments, "launch: program %s: %v", cfg.Program, unwrapPathError(err))
 	}
-	prog := session.Program{Path: cfg.Program, Source: string(src), Entry: cfg.Entry}
+	prog := session.Program{Path: cfg.Program, Source: src, Entry: cfg.Entry}
 	sess, err := session.Open(ctx, prog, cfg.Mode, opt)
 	if err != nil {
 		return nil, backendError(err)

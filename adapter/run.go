@@ -114,8 +114,8 @@ func (c *conn) finish(l *launched, res result) {
 		c.sendEnd(l)
 		return
 	}
-	c.stop = res.stop
-	c.send(stoppedEvent(res.stop, res.hit))
+	c.stop = withConfidence(l, res.stop)
+	c.send(stoppedEvent(c.stop, res.hit))
 }
 
 // stopNow reports a stop without an action (at the entry state).
@@ -124,8 +124,8 @@ func (c *conn) stopNow(l *launched, stop stopInfo, hit []int) {
 	defer c.mu.Unlock()
 	c.frames.reset()
 	c.vars.reset()
-	c.stop = stop
-	c.send(stoppedEvent(stop, hit))
+	c.stop = withConfidence(l, stop)
+	c.send(stoppedEvent(c.stop, hit))
 }
 
 // The resuming requests.

@@ -31,7 +31,11 @@ func (c *conn) onVariables(req *dap.VariablesRequest) (dap.ResponseMessage, erro
 				if ref.scope.noPaths {
 					path = ""
 				}
-				vars = append(vars, c.variable(v.name, v.repr, path))
+				dv := c.variable(v.name, v.repr, path)
+				if v.hasConf {
+					dv.Type = typeWithConfidence(dv.Type, v.conf)
+				}
+				vars = append(vars, dv)
 			}
 		}
 	} else {

@@ -2,8 +2,11 @@ package grammar
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ndb-project/ndb/internal/fuzzwatch"
 )
 
 // fuzzContext is the context FuzzDecodeNext decodes against: the spec's function and a
@@ -17,6 +20,20 @@ var fuzzPrevs = []*State{
 	{Event: EventLine, Loc: Loc{Line: 3}, Locals: Locals{{"s", "'berry'"}, {"t", "'r'"}, {"n", "0"}}, Frame: 1},
 	{Event: EventLine, Loc: Loc{Line: 2}, Locals: Locals{}, Frame: 2},
 	{Event: EventReturn, Loc: Loc{Line: 6}, Value: "2", Frame: 1},
+}
+
+// manyLocals is a line state with n distinct variables.
+func manyLocals(n int) string {
+	var b strings.Builder
+	b.WriteString(TokenLineSep + "{")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(`"v` + strconv.Itoa(i) + `": "` + strconv.Itoa(i) + `"`)
+	}
+	b.WriteString("}" + TokenSrcSep + "  2|     n = 0" + TokenFrameSep)
+	return b.String()
 }
 
 func FuzzDecodeNext(f *testing.F) {
@@ -42,8 +59,12 @@ func FuzzDecodeNext(f *testing.F) {
 		f.Add(uint8(1+i%(len(fuzzPrevs)-1)), text)
 	}
 	f.Add(uint8(0), "<|exit_sep|>never<|frame_sep|>")
+	// Super-linear once: the duplicate-name check of a locals object (1.2 s for
+	// 16,000 variables; fuzzwatch), kept as a seed.
+	f.Add(uint8(2), manyLocals(5000))
 	f.Add(uint8(0), "<|inv_line_call_sep|><|src_sep|>  7| x = '<|frame_sep|>'<|frame_sep|>")
 	f.Fuzz(func(t *testing.T, which uint8, text string) {
+		defer fuzzwatch.Watch(func() string { return text })()
 		prev := fuzzPrevs[int(which)%len(fuzzPrevs)]
 		s, x, n, err := DecodeNext(fuzzContext, prev, text)
 		if err != nil {

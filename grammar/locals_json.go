@@ -182,6 +182,10 @@ func parseLocals(text string, off int) (Locals, bool, int, *DecodeError) {
 	}
 	i := off + 1
 	l := Locals{}
+	// seen holds the names once there are more than a few: the duplicate check was a
+	// scan of l, quadratic in the number of variables (a generated object with tens
+	// of thousands of them stalled FuzzDecodeNext; fuzzwatch).
+	var seen map[string]struct{}
 	if i < len(text) && text[i] == '}' {
 		return l, false, i + 1, nil
 	}
@@ -217,12 +221,18 @@ func parseLocals(text string, off int) (Locals, bool, int, *DecodeError) {
 			}
 			return l, true, i + 1, nil
 		}
-		for _, v := range l {
-			if v.Name == name {
-				return nil, false, keyOff, errAt(text, keyOff, "a variable not already in the object")
-			}
+		if duplicateName(l, seen, name) {
+			return nil, false, keyOff, errAt(text, keyOff, "a variable not already in the object")
 		}
 		l = append(l, Var{Name: name, Repr: repr})
+		if seen != nil {
+			seen[name] = struct{}{}
+		} else if len(l) > 16 {
+			seen = make(map[string]struct{}, 2*len(l))
+			for _, v := range l {
+				seen[v.Name] = struct{}{}
+			}
+		}
 		if i < len(text) && text[i] == '}' {
 			return l, false, i + 1, nil
 		}
@@ -231,6 +241,21 @@ func parseLocals(text string, off int) (Locals, bool, int, *DecodeError) {
 		}
 		i += 2
 	}
+}
+
+// duplicateName reports whether name is in l: a scan while l is short, the set
+// seen once it is not.
+func duplicateName(l Locals, seen map[string]struct{}, name string) bool {
+	if seen != nil {
+		_, ok := seen[name]
+		return ok
+	}
+	for _, v := range l {
+		if v.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func hasPrefixAt(text string, off int, p string) bool {

@@ -91,6 +91,7 @@ type automaton struct {
 	keyStart   int        // where the current key begins in keys
 	names      [][2]int32 // the finished keys: spans of keys
 	entryStart int        // offset where the current locals entry began (its ", " or '"')
+	entries    int        // locals entries begun (keys opened, the diff marker's too)
 	mi         int        // bytes of markerRest matched
 
 	// after is the action that leads to this state; it narrows the first token:
@@ -242,6 +243,7 @@ func (a *automaton) byteOK(c byte) bool {
 			a.entryStart = a.n
 		}
 		a.phase, a.s, a.keyStart = phKey, jstr{}, len(a.keys)
+		a.entries++
 	case phKey:
 		closed, ok := a.strByte(c, a.lim.MaxKey)
 		if !ok {

@@ -79,6 +79,13 @@ type Generated struct {
 	State  grammar.State // the decoded state (zero for an exit state)
 	Exit   grammar.Exit  // the exit state, when the model predicted the end
 	Forced bool          // the token budget ran out or no token fitted: the structure was closed by force
+	// Confidence is the probability of each part of the state (confidence.go); all
+	// zero when the structure was closed by force (the model did not finish it).
+	Confidence *grammar.Confidence
+	// Scores are the tokens the model chose among several, in order (the others were
+	// forced by the grammar and count 1).
+	Scores []TokenScore
+	plan   *confPlan
 }
 
 // Generator writes states with a model under the grammar and keeps track of the
@@ -97,13 +104,22 @@ type Generator struct {
 	// sampler's choice. The text is the same either way; the tokens, and so the
 	// logits after them, can differ.
 	TokenByToken bool
+	// Calibration holds the temperatures of the confidences (nil: the raw
+	// probabilities). It never changes which token is chosen.
+	Calibration *Calibration
+	// Record keeps each chosen token's distribution in Generated.Scores, so that the
+	// confidences can be recomputed at other temperatures (fitting them).
+	Record bool
 
 	cached []int // the tokens whose keys and values are in the cache, in order
 	mask   []bool
 	top    []int // scratch of greedyPick
 	batch  []int // the tokens of the next Forward
 	one    [1]int
+	dist   []float32 // scratch of newTokenDist
 
+	// noConfidence skips the confidences (for the benchmark of what they cost).
+	noConfidence bool
 	// reference decodes the way the first version did (the full mask by allowedRef at
 	// every token, one token per Forward), for tests and benchmarks.
 	reference bool
@@ -187,6 +203,7 @@ func (g *Generator) GenerateAfter(ctx context.Context, prompt []int, gctx gramma
 	}
 	var text []byte
 	var toks []int
+	var scores []TokenScore
 	strStart := 0 // where the SRC line or exit word began in toks
 	forced := false
 	// push feeds token id and adds it to the text, the tokens and the next Forward.
@@ -212,25 +229,37 @@ func (g *Generator) GenerateAfter(ctx context.Context, prompt []int, gctx gramma
 			break
 		}
 		id := -1
+		masked := false // g.mask holds a's allowed tokens
 		switch {
 		case g.reference:
 			if g.Vocab.allowedRef(&a, g.mask) > 0 {
 				id = s.Sample(logits, g.mask)
 			}
+			masked = true
 		default:
 			if s.Greedy() {
 				id = g.Vocab.greedyPick(&a, logits, &g.top)
 			}
-			if id < 0 && g.Vocab.allowed(&a, g.mask) > 0 {
-				id = s.Sample(logits, g.mask)
+			if id < 0 {
+				if g.Vocab.allowed(&a, g.mask) > 0 {
+					id = s.Sample(logits, g.mask)
+				}
+				masked = true
 			}
 		}
 		if id < 0 {
 			forced = true
 			break
 		}
+		if !masked && !g.noConfidence {
+			g.Vocab.allowed(&a, g.mask)
+		}
+		ph, entries := a.phase, a.entries
 		g.batch = g.batch[:0]
 		push(id)
+		if !g.noConfidence {
+			scores = append(scores, g.score(logits, id, ph, entries, a.entries))
+		}
 		// Tokens the grammar forces need no logits (nor does the determined rest of a
 		// SRC line): they go through the model with this one, in one Forward.
 		for !g.reference && !a.Done() && len(toks) < lim.MaxTokens {
@@ -270,7 +299,7 @@ func (g *Generator) GenerateAfter(ctx context.Context, prompt []int, gctx gramma
 		text = a.finish(text, defSrc)
 		toks = g.Vocab.Tok.Encode(string(text))
 	}
-	out := Generated{Text: string(text), Tokens: toks, Forced: forced}
+	out := Generated{Text: string(text), Tokens: toks, Forced: forced, Scores: scores}
 	st, x, n, err := grammar.DecodeNext(gctx, prev, out.Text)
 	if err == nil && n != len(out.Text) {
 		err = fmt.Errorf("%d bytes after the state", len(out.Text)-n)
@@ -279,7 +308,28 @@ func (g *Generator) GenerateAfter(ctx context.Context, prompt []int, gctx gramma
 		return out, fmt.Errorf("infer: the generated state does not decode: %w (text %q)", err, out.Text)
 	}
 	out.State, out.Exit = st, x
+	out.plan = &confPlan{exit: x != "", ev: st.Event, entries: a.entryNames()}
+	out.Confidence = out.plan.confidence(scores, func(i int) float64 { return scores[i].LogP }, st.Locals)
+	if forced {
+		zero(out.Confidence)
+	}
 	return out, nil
+}
+
+// score is the chosen token id's entry in Generated.Scores: its part of the state
+// (the automaton was in phase ph with entries begun before it, after of them after)
+// and its log-probability under the constrained distribution in g.mask.
+func (g *Generator) score(logits []float32, id int, ph phase, entries, after int) TokenScore {
+	var first byte
+	if b := g.Vocab.bytes[id]; len(b) > 0 && g.Vocab.special[id] == "" {
+		first = b[0]
+	}
+	kind, entry := tokenPart(ph, first, entries, after)
+	sc := TokenScore{Kind: kind, Entry: entry, LogP: maskedLogProb(logits, g.mask, id, g.Calibration.Temperature(kind))}
+	if g.Record {
+		sc.Dist = newTokenDist(logits, g.mask, id, &g.dist)
+	}
+	return sc
 }
 
 // Cached returns the tokens held in the KV cache (a copy).

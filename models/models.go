@@ -22,6 +22,21 @@ var ErrNoDefault = errors.New("no default model bundled; pass --model DIR")
 // files are the checkpoint files of the bundle.
 var files = []string{"config.json", "model.safetensors", "tokenizer.json"}
 
+// optional are files a bundle may carry: the temperatures of the confidences
+// (infer.CalibrationFile), fitted on the bundled weights.
+var optional = []string{"calibration.json"}
+
+// present returns the files and the optional files the bundle carries.
+func present() []string {
+	out := append([]string(nil), files...)
+	for _, f := range optional {
+		if _, err := fs.Stat(bundle, "default/"+f); err == nil {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // Bundled reports whether this build carries a default checkpoint.
 func Bundled() bool {
 	_, err := fs.Stat(bundle, "default/model.safetensors")
@@ -36,7 +51,7 @@ func DefaultDir() (string, error) {
 		return "", ErrNoDefault
 	}
 	h := sha256.New()
-	for _, f := range files {
+	for _, f := range present() {
 		b, err := bundle.ReadFile("default/" + f)
 		if err != nil {
 			return "", err
@@ -60,7 +75,7 @@ func DefaultDir() (string, error) {
 			return "", err
 		}
 	}
-	for _, f := range files {
+	for _, f := range present() {
 		b, _ := bundle.ReadFile("default/" + f)
 		if err := os.WriteFile(filepath.Join(tmp, f), b, 0o644); err != nil {
 			os.RemoveAll(tmp)

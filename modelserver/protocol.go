@@ -80,10 +80,11 @@ type ActionParams struct {
 	Action  grammar.Action `json:"action"`
 }
 
-// Outcome is session.Outcome on the wire.
+// Outcome is session.Outcome on the wire, with the model's confidence in it.
 type Outcome struct {
-	State grammar.State `json:"state"`
-	Exit  grammar.Exit  `json:"exit,omitempty"`
+	State      grammar.State       `json:"state"`
+	Exit       grammar.Exit        `json:"exit,omitempty"`
+	Confidence *grammar.Confidence `json:"confidence,omitempty"`
 }
 
 // SetVariableParams edit a local of the session's current state.
@@ -112,7 +113,11 @@ type PredictResult struct {
 }
 
 // OutcomeOf is o on the wire.
-func OutcomeOf(o session.Outcome) Outcome { return Outcome{State: o.State, Exit: o.Exit} }
+func OutcomeOf(o session.Outcome) Outcome {
+	return Outcome{State: o.State, Exit: o.Exit, Confidence: o.Confidence}
+}
 
 // Session is the outcome as the session sees it.
-func (o Outcome) Session() session.Outcome { return session.Outcome{State: o.State, Exit: o.Exit} }
+func (o Outcome) Session() session.Outcome {
+	return session.Outcome{State: o.State, Exit: o.Exit, Confidence: o.Confidence}
+}

@@ -14,6 +14,10 @@ type Outcome struct {
 	Exit  grammar.Exit
 	// Output is program output produced by this step (recorded backend only).
 	Output string
+	// Confidence is how sure the model was of each part of a predicted outcome (the
+	// neural backend only; nil for a recorded one, and for the entry state, which the
+	// model did not write).
+	Confidence *grammar.Confidence
 }
 
 // Ended reports whether the program ended (the outcome is an exit state).

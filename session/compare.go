@@ -107,6 +107,7 @@ func (c *Compare) SetVariable(name, repr string) (grammar.State, error) {
 		return grammar.State{}, err
 	}
 	c.predicted.cur.State = st
+	c.predicted.cur.Confidence = edited(c.predicted.cur.Confidence, name)
 	return st, nil
 }
 

@@ -27,7 +27,7 @@ func Eval(expr string, env func(name string) (string, bool)) (*grammar.ReprNode,
 	if err != nil {
 		return nil, err
 	}
-	p := &exprParser{toks: toks, env: env}
+	p := &exprParser{toks: toks, env: env, built: map[*grammar.ReprNode]bool{}}
 	v, err := p.or(0)
 	if err != nil {
 		return nil, err
@@ -136,6 +136,9 @@ type exprParser struct {
 	toks []token
 	i    int
 	env  func(string) (string, bool)
+	// built marks the literal containers this parser made: their Text is their
+	// canonical repr already (see canonicalText).
+	built map[*grammar.ReprNode]bool
 }
 
 func (p *exprParser) peek(text string) bool {
@@ -380,7 +383,7 @@ func (p *exprParser) container(d int, end string, kind grammar.ReprKind) (*gramm
 				if err != nil {
 					return nil, err
 				}
-				it = grammar.ReprItem{Key: v.Canonical(), Value: w}
+				it = grammar.ReprItem{Key: p.canonicalText(v), Value: w}
 			}
 		}
 		n.Items = append(n.Items, it)
@@ -388,6 +391,48 @@ func (p *exprParser) container(d int, end string, kind grammar.ReprKind) (*gramm
 	if kind == grammar.ReprTuple && len(n.Items) == 1 && commas == 0 {
 		return n.Items[0].Value, nil // (x) is x
 	}
-	n.Text = n.Canonical()
+	n.Text = p.literalText(n)
+	p.built[n] = true
 	return n, nil
+}
+
+// canonicalText is v's canonical repr. A literal container this parser built
+// carries it as its Text, so that a literal nested d deep costs O(d * size), not
+// a re-parse of every dict key at every level: grammar's Canonical re-parses keys,
+// and calling it at each level made 60 nested dict keys take ~100 ms (found by
+// fuzzwatch; kept as a seed of FuzzEvalExpr).
+func (p *exprParser) canonicalText(v *grammar.ReprNode) string {
+	if p.built[v] {
+		return v.Text
+	}
+	return v.Canonical()
+}
+
+// literalText writes a literal container the way grammar's Canonical does, from
+// its items' canonical texts.
+func (p *exprParser) literalText(n *grammar.ReprNode) string {
+	open, close := "[", "]"
+	switch n.Kind {
+	case grammar.ReprTuple:
+		open, close = "(", ")"
+	case grammar.ReprDict, grammar.ReprSet:
+		open, close = "{", "}"
+	}
+	var b strings.Builder
+	b.WriteString(open)
+	for i, it := range n.Items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if n.Kind == grammar.ReprDict {
+			b.WriteString(it.Key)
+			b.WriteString(": ")
+		}
+		b.WriteString(p.canonicalText(it.Value))
+	}
+	if n.Kind == grammar.ReprTuple && len(n.Items) == 1 {
+		b.WriteByte(',')
+	}
+	b.WriteString(close)
+	return b.String()
 }

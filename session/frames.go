@@ -85,6 +85,9 @@ type FrameView struct {
 	HasLocals bool
 	// Top marks the innermost frame.
 	Top bool
+	// Confidence is the model's confidence in the innermost frame's state when the
+	// model predicted it (nil otherwise, and for callers).
+	Confidence *grammar.Confidence
 }
 
 // Frame returns what frame f, at index (0 = innermost) of thread t's stack, shows.
@@ -92,7 +95,7 @@ func (s *Session) Frame(t Thread, index int, f Frame) FrameView {
 	v := FrameView{Top: index == 0}
 	if v.Top {
 		_, out, _ := s.Frames(t)
-		v.State = out.State
+		v.State, v.Confidence = out.State, out.Confidence
 		if v.State.Event.HasLocals() {
 			v.Locals, v.HasLocals = v.State.Locals, true
 			return v

@@ -1,6 +1,8 @@
 package session_test
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/ndb-project/ndb/grammar"
@@ -55,5 +57,44 @@ func TestOutcomeJSON(t *testing.T) {
 	}
 	if got := string(session.OutcomeJSON(gctx, session.Outcome{Exit: grammar.ExitError})); got != `{"exit": "error"}` {
 		t.Errorf("an exit: %s", got)
+	}
+	c := &grammar.Confidence{Event: 1, Line: 0.9, Locals: 0.5, State: 0.25, Vars: []grammar.VarConfidence{{Name: "b", P: 0.6}, {Name: "a", P: 0.8333}}}
+	got = string(session.OutcomeJSON(gctx, session.Outcome{State: st, Confidence: c}))
+	want = `{"event": "line", "line": 2, "source": "  2|     return a", "locals": {"b": "'<x>'", "a": "1"}, "confidence": {"state": 0.25, "event": 1, "line": 0.9, "locals": {"b": 0.6, "a": 0.833}}}`
+	if got != want {
+		t.Errorf("a predicted line state:\n got %s\nwant %s", got, want)
+	}
+}
+
+// Compare mode: two threads, each with its own stack and locals, and the differences.
+func TestOpenCompareThreads(t *testing.T) {
+	edited := func(ctx context.Context, prog *session.Program, opt session.Options) (session.Backend, error) {
+		if prog.Recording == nil {
+			t.Error("compare mode's factory got no recording")
+		}
+		src := strings.Replace(prog.Source, "n = 0", "n = 1", 1)
+		rec, err := opt.Tracer.Record(ctx, prog.Path, src, prog.Entry, opt.Limits)
+		if err != nil {
+			return nil, err
+		}
+		return session.NewReplay(rec), nil
+	}
+	s := open(t, "count.py", `count("berry", "r")`, session.ModeCompare, session.Options{Neural: edited})
+	if th := s.Threads(); len(th) != 2 || s.ThreadName(th[0]) != "predicted" || s.ThreadName(th[1]) != "recorded" {
+		t.Fatalf("threads %v", th)
+	}
+	run(t, s, session.PlanOf(grammar.StepInto))
+	run(t, s, session.PlanOf(grammar.StepInto)) // line 3: n differs
+	for th, want := range map[session.Thread]string{session.ThreadMain: "1", session.ThreadRecorded: "0"} {
+		frames, _, err := s.Frames(th)
+		if err != nil || len(frames) != 1 {
+			t.Fatalf("thread %d: %+v, %v", th, frames, err)
+		}
+		if v, err := s.Evaluate(th, 0, frames[0], "n"); err != nil || v.Text != want {
+			t.Errorf("thread %d: n is %v (%v), want %s", th, v, err, want)
+		}
+	}
+	if d := s.Differences(); len(d) != 1 || d[0].String() != "n: predicted 1, recorded 0" {
+		t.Errorf("differences %v", d)
 	}
 }

@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 
 	"github.com/ndb-project/ndb/grammar"
 )
 
 // OutcomeJSON writes an outcome as `{"exit": ...}` or `{"event", "line", "source",
 // "locals" (in order), "value"}`: locals keep their order, which a map would lose.
-// gctx gives the source line.
+// gctx gives the source line. A predicted outcome adds "confidence": `{"state",
+// "event", "line", "locals": {name: p, ...}, "value"}`, probabilities rounded to 3
+// decimals.
 func OutcomeJSON(gctx grammar.Context, o Outcome) json.RawMessage {
 	q := func(v any) string {
 		var b bytes.Buffer
@@ -19,8 +23,14 @@ func OutcomeJSON(gctx grammar.Context, o Outcome) json.RawMessage {
 		e.Encode(v)
 		return string(bytes.TrimRight(b.Bytes(), "\n"))
 	}
+	c := o.Confidence
+	p := func(f float64) string { return strconv.FormatFloat(math.Round(f*1000)/1000, 'f', -1, 64) }
 	if o.Ended() {
-		return json.RawMessage(`{"exit": ` + q(string(o.Exit)) + `}`)
+		conf := ""
+		if c != nil {
+			conf = fmt.Sprintf(`, "confidence": {"state": %s, "event": %s}`, p(c.State), p(c.Event))
+		}
+		return json.RawMessage(`{"exit": ` + q(string(o.Exit)) + conf + `}`)
 	}
 	s := o.State
 	src, _ := gctx.Src(s.Loc)
@@ -41,6 +51,23 @@ func OutcomeJSON(gctx grammar.Context, o Outcome) json.RawMessage {
 	}
 	if s.Event.HasValue() {
 		b.WriteString(`, "value": ` + q(s.Value))
+	}
+	if c != nil {
+		fmt.Fprintf(&b, `, "confidence": {"state": %s, "event": %s, "line": %s`, p(c.State), p(c.Event), p(c.Line))
+		if s.Event.HasLocals() {
+			b.WriteString(`, "locals": {`)
+			for i, v := range c.Vars {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(q(v.Name) + ": " + p(v.P))
+			}
+			b.WriteString("}")
+		}
+		if s.Event.HasValue() {
+			b.WriteString(`, "value": ` + p(c.Value))
+		}
+		b.WriteString("}")
 	}
 	b.WriteString("}")
 	return b.Bytes()

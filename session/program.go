@@ -92,6 +92,11 @@ type Options struct {
 	Neural NeuralFactory
 }
 
+// ReadSource reads a program file as Python reads it (trace.DecodeSource: its
+// "# coding:" declaration, a UTF-8 byte-order mark); a file that does not decode
+// is a *ProgramError.
+func ReadSource(path string) (string, error) { return trace.ReadSource(path) }
+
 // Open builds a session of prog in mode and starts it: it stands at the entry
 // state. The program is parsed only in neural mode (it is never run), and recorded
 // once under the tracer's limits in recorded and compare modes. Problems with the
@@ -134,6 +139,9 @@ func openBackend(ctx context.Context, prog *Program, mode Mode, opt Options, new
 		}
 		if sy := parsed.Syntax; sy != nil {
 			return nil, nil, &ProgramError{Path: prog.Path, Kind: "syntax", Line: sy.Line, Message: sy.Message}
+		}
+		if len(parsed.Executable) == 0 {
+			return nil, nil, &ProgramError{Path: prog.Path, Kind: "entry", Message: trace.NoCodeMessage}
 		}
 		prog.Parsed, prog.Context = parsed, grammar.NewContext("", prog.Source)
 		b, err := newNeural(ctx, prog, opt)

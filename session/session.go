@@ -214,6 +214,7 @@ func (s *Session) SetVariable(name, repr string) (grammar.State, error) {
 		return grammar.State{}, err
 	}
 	s.current.State = st
+	s.current.Confidence = edited(s.current.Confidence, name)
 	if st.Frame != 0 {
 		s.frames[ThreadMain][st.Frame] = st
 	}
@@ -225,4 +226,21 @@ func (s *Session) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.backend.Close()
+}
+
+// edited returns c with the named variable certain: its value is the user's now,
+// not the model's (a new variable is appended). c itself is not changed.
+func edited(c *grammar.Confidence, name string) *grammar.Confidence {
+	if c == nil {
+		return nil
+	}
+	c = c.Clone()
+	for i := range c.Vars {
+		if c.Vars[i].Name == name {
+			c.Vars[i].P, c.Vars[i].Kept = 1, false
+			return c
+		}
+	}
+	c.Vars = append(c.Vars, grammar.VarConfidence{Name: name, P: 1})
+	return c
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"github.com/sourcegraph/jsonrpc2"
 )
 
 // DefaultGrace is how long past a request's wall-clock limit the pool waits for
@@ -27,16 +28,18 @@ type PoolOptions struct {
 	// DefaultMemoryMiB). A request's Limits.MemoryMiB can lower it, not raise it.
 	MemoryMiB int
 	// Grace is added to a request's wall-clock limit to give its hard deadline
-	// (default DefaultGrace).
+	// (default DefaultGrace). The worker itself kills a program's process at the
+	// limit plus half of it (at most one second), so the deadline is a last resort.
 	Grace time.Duration
 	// Log receives the pool's events and whatever the workers write to their real
 	// stdout and stderr. The zero Logger discards everything.
 	Log zerolog.Logger
 }
 
-// Pool is a fixed-size set of persistent Python tracer workers. It is safe for
-// concurrent use: each request takes an idle worker, waiting for one while its
-// context allows. A worker that dies or overruns its deadline is killed and
+// Pool is a fixed-size set of persistent Python tracer workers, each of which
+// runs every program in a fresh process of its own (docs/sandbox.md). It is safe
+// for concurrent use: each request takes an idle worker, waiting for one while
+// its context allows. A worker that dies or overruns its deadline is killed and
 // replaced, so the pool keeps its size.
 type Pool struct {
 	cfg     workerConfig
@@ -54,6 +57,8 @@ type Pool struct {
 	closed bool
 	live   map[*worker]struct{}
 	bg     sync.WaitGroup
+
+	sandbox Sandbox // what the first worker set up
 
 	closeOnce sync.Once
 	stats     methodStats
@@ -78,7 +83,7 @@ func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
 	}
 	log := opts.Log.With().Str("component", "trace-pool").Logger()
 	p := &Pool{
-		cfg:     workerConfig{python: python, memoryMiB: opts.MemoryMiB, log: log},
+		cfg:     workerConfig{python: python, memoryMiB: opts.MemoryMiB, killGrace: min(time.Second, opts.Grace/2), log: log},
 		size:    opts.Workers,
 		grace:   opts.Grace,
 		log:     log,
@@ -105,6 +110,9 @@ func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
 		if r.err != nil && first == nil {
 			first = r.err
 		}
+		if r.w != nil {
+			p.sandbox = r.w.sandbox
+		}
 		p.slots <- r.w
 	}
 	if first != nil {
@@ -123,6 +131,10 @@ func (p *Pool) Python() string { return p.cfg.python }
 
 // Version returns the interpreter's version, e.g. "3.11.7".
 func (p *Pool) Version() string { return p.version }
+
+// Sandbox returns what the workers set up for every request's process
+// (docs/sandbox.md).
+func (p *Pool) Sandbox() Sandbox { return p.sandbox }
 
 // Stats returns how many requests of each method ("trace", "parse", "check",
 // "ping") the pool was asked to serve, whatever their outcome.
@@ -322,8 +334,13 @@ func (p *Pool) Close() error {
 }
 
 // isWorkerReport tells an error the worker itself answered with (the worker
-// is fine) from a lost or killed worker.
+// is fine, even when the request's own process died or was killed) from a lost
+// or killed worker.
 func isWorkerReport(err error) bool {
+	var rpcErr *jsonrpc2.Error
+	if errors.As(err, &rpcErr) {
+		return true
+	}
 	return !errors.Is(err, ErrWorkerDied) && !errors.Is(err, ErrWorkerTimeout) &&
 		!errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
 }

@@ -9,11 +9,18 @@ import (
 	"syscall"
 )
 
-// isolate puts the worker in its own process group, so that killing it also
-// kills whatever the traced program started, and has the kernel kill it if the
-// Go process dies first.
+// isolate puts the worker in its own process group and has the kernel send it
+// SIGTERM if the Go process dies first (the worker then kills its request's
+// process and what that left behind, and exits).
 func isolate(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+}
+
+// terminate asks the worker to end: SIGTERM to the worker alone.
+func terminate(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+	}
 }
 
 // killTree kills the worker's process group.

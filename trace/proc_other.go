@@ -7,6 +7,9 @@ import "os/exec"
 // isolate is a no-op where process groups are not used.
 func isolate(cmd *exec.Cmd) {}
 
+// terminate does nothing where the worker is only ever killed.
+func terminate(cmd *exec.Cmd) {}
+
 // killTree kills the worker process.
 func killTree(cmd *exec.Cmd) {
 	if cmd.Process != nil {

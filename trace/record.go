@@ -31,6 +31,10 @@ func (e *ProgramError) Error() string {
 	}
 }
 
+// NoCodeMessage is the launch error of a program with no executable line (an
+// empty file, or only comments): there is nothing to step through.
+const NoCodeMessage = "the program has no code to debug"
+
 // Recording is one real execution of a program: the raw trace, its forward state tree,
 // the context of the trajectory language and the program's static structure.
 type Recording struct {

@@ -8,7 +8,8 @@ traced program's stdout and stderr are captured per request and returned in the
 result; the worker's own fd 1 and 2 are only logged by the Go side, so nothing the
 program does with print() can corrupt the RPC channel.
 
-Methods: trace, parse, check, ping. The wire types are defined in trace/types.go;
+Methods: trace, parse, check, ping. Every request that runs a program (trace,
+check) is served by a fresh child process (the sandbox section below). The wire types are defined in trace/types.go;
 the event rules follow section 1 of the trace-model spec. Standard library only;
 Python 3.10 or newer (3.11 is the reference).
 """
@@ -22,6 +23,7 @@ import re
 import resource
 import signal
 import sys
+import time
 import types
 
 PROGRAM = "<program>"  # filename of the traced source; only its frames are recorded
@@ -915,6 +917,7 @@ def do_ping(params):
         "version": "%d.%d.%d" % sys.version_info[:3],
         "executable": sys.executable,
         "pid": os.getpid(),
+        "sandbox": {"subreaper": _Zygote.subreaper, "netns": _Zygote.netns},
     }
 
 
@@ -1081,7 +1084,495 @@ METHODS["trace_tests"] = do_trace_tests
 
 
 # ---------------------------------------------------------------------------
+# The sandbox: every request in a fresh process (issue 14; docs/sandbox.md)
+#
+# This process is a zygote. It imports the tracer once and never runs a line of a
+# program: every request that runs one (trace, check, trace_tests) is served by a
+# child forked for it alone, which exits after it, so nothing one program changes
+# (builtins, sys, import and compile hooks, threads) reaches the next one. Parsing
+# for neural mode happens in the zygote itself, a process that never ran user
+# code. A run gets its own session and
+# process group, resource limits, a private temporary working directory, stdin
+# from /dev/null, no access to the zygote's pipes, and no network where the
+# kernel allows a user and network namespace without privileges. The zygote is a
+# child subreaper: whatever a run leaves behind (a double-forked daemon, a
+# subprocess in a new session) is reparented to it and killed before the answer
+# goes out. The answer comes back through a pipe of the run's own; the zygote
+# checks that it is one JSON object before it, alone, writes to the Go side.
+
+PR_SET_PDEATHSIG = 1
+PR_SET_NAME = 15
+PR_SET_CHILD_SUBREAPER = 36
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWNET = 0x40000000
+
+RUN_NPROC = 256  # processes a run may have on top of those the user already has
+RUN_FSIZE = 64 << 20  # the largest file a run may write
+
+# Error codes of the zygote's own answers (trace/worker.go maps them).
+CODE_RUN_TIMEOUT = -32001  # the run outlived its limit plus the kill grace: killed
+CODE_RUN_DIED = -32002  # the run's process ended without an answer
+CODE_RUN_GARBLED = -32003  # the run's answer was not one JSON object
+
+# Methods the zygote answers itself: they never run a line of the program (parse
+# only compiles it, and the zygote has never run user code, so no hook can see the
+# source), and a fork would cost more than the answer.
+ZYGOTE_METHODS = ("ping", "parse")
+
+
+class _Zygote:
+    """The zygote's settings, found once at start-up."""
+
+    pid = 0
+    kill_grace = 1.0  # seconds past a run's wall-clock limit before it is killed
+    libc = None  # ctypes handle for prctl and unshare, None where unavailable
+    subreaper = False
+    netns = False  # runs get a user and network namespace of their own
+    nproc = RUN_NPROC
+    run_pid = 0  # the child serving the current request, 0 when idle
+    spare = None  # (pid, request pipe, answer pipe, directory) of the next run
+
+
+class _Run:
+    """Per-run state of a child (only ever set in a child)."""
+
+    answer_fd = -1
+
+
+def _init_zygote(kill_grace):
+    _Zygote.pid = os.getpid()
+    _Zygote.kill_grace = kill_grace
+    try:
+        import ctypes
+
+        _Zygote.libc = ctypes.CDLL(None, use_errno=True)
+        _Zygote.subreaper = _Zygote.libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (ImportError, OSError, AttributeError):
+        _Zygote.libc = None
+    _Zygote.nproc = _user_processes() + RUN_NPROC
+    # The zygote and its runs get a network namespace of their own, made once
+    # here (a new one per run cost more than the run); each run then adds a user
+    # namespace of its own, so that it has no capability over the zygote.
+    _Zygote.netns = _unshare(CLONE_NEWUSER | CLONE_NEWNET)
+    signal.signal(signal.SIGTERM, _on_term)
+    # What the methods import on first use is imported once here, not in every
+    # run (an import of ast in each child cost more than the trace itself).
+    import ast  # noqa: F401
+    import opcode
+    import select  # noqa: F401
+    import shutil  # noqa: F401
+    import tempfile  # noqa: F401
+    import traceback  # noqa: F401
+
+    global _RESUME
+    _RESUME = opcode.opmap.get("RESUME", -1)
+    # The objects that exist now are never collected: the cyclic collector of a
+    # child then does not touch (and copy) the zygote's pages.
+    gc.collect()
+    gc.freeze()
+
+
+def _on_term(signum, frame):
+    raise SystemExit(0)  # serve's finally kills the run and sweeps
+
+
+def _user_processes():
+    """How many processes the user has now (RLIMIT_NPROC counts them all)."""
+    uid = os.getuid()
+    n = 0
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return 0
+    for name in names:
+        if name.isdigit():
+            try:
+                if os.stat("/proc/" + name).st_uid == uid:
+                    n += 1
+            except OSError:
+                pass
+    return n
+
+
+def _rlimit(which, soft, hard):
+    try:
+        cur_soft, cur_hard = resource.getrlimit(which)
+        if cur_hard != resource.RLIM_INFINITY:
+            hard = min(hard, cur_hard)
+            soft = min(soft, hard)
+        resource.setrlimit(which, (soft, hard))
+    except (ValueError, OSError):
+        pass
+
+
+def _spawn_spare():
+    """Fork the child that will serve the next request, ahead of it: while the
+    zygote is idle, the fork and the sandbox's set-up are off the request's path.
+    The child waits for its request on a pipe of its own."""
+    import tempfile
+
+    tmp = tempfile.mkdtemp(prefix="ndb-run-")
+    req_r, req_w = os.pipe()
+    ans_r, ans_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(req_w)
+            os.close(ans_r)
+            _enter_sandbox(tmp, req_r, ans_w)
+            _serve_child(req_r, ans_w)
+        finally:
+            os._exit(4)
+    os.close(req_r)
+    os.close(ans_w)
+    _Zygote.spare = (pid, req_w, ans_r, tmp)
+
+
+def _take_spare():
+    """The waiting child, a new one if there is none or it died."""
+    if _Zygote.spare is not None:
+        pid, req_w, ans_r, tmp = _Zygote.spare
+        try:
+            alive = os.waitpid(pid, os.WNOHANG)[0] == 0
+        except ChildProcessError:
+            alive = False
+        if not alive:
+            _drop_spare()
+    if _Zygote.spare is None:
+        _spawn_spare()
+    spare, _Zygote.spare = _Zygote.spare, None
+    return spare
+
+
+def _drop_spare():
+    """Kill the waiting child and remove its directory."""
+    import shutil
+
+    if _Zygote.spare is None:
+        return
+    pid, req_w, ans_r, tmp = _Zygote.spare
+    _Zygote.spare = None
+    for fd in (req_w, ans_r):
+        os.close(fd)
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _enter_sandbox(tmp, request_fd, answer_fd):
+    """In a freshly forked child: leave the zygote's session, pipes and limits."""
+    os.setsid()  # its own session and process group: killed as one
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    libc = _Zygote.libc
+    if libc is not None:
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        libc.prctl(PR_SET_NAME, b"ndb-spare", 0, 0, 0)  # its /proc/PID/comm
+    if os.getppid() != _Zygote.pid:  # the zygote died before the prctl
+        os._exit(1)
+    # The link to Go (requests on fd 3, answers on fd 4) and anything else the
+    # zygote holds: a program can neither read later requests nor forge answers.
+    lo, hi = sorted((request_fd, answer_fd))
+    os.closerange(3, lo)
+    os.closerange(lo + 1, hi)
+    os.closerange(hi + 1, 1 << 16)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    _Run.answer_fd = answer_fd
+    _rlimit(resource.RLIMIT_CORE, 0, 0)
+    if _Zygote.netns:
+        _unshare(CLONE_NEWUSER)
+    _rlimit(resource.RLIMIT_NPROC, _Zygote.nproc, _Zygote.nproc)
+    _rlimit(resource.RLIMIT_FSIZE, RUN_FSIZE, RUN_FSIZE)
+    os.chdir(tmp)
+    _State.cwd = tmp
+    os.environ["TMPDIR"] = tmp
+    sys.modules["tempfile"].tempdir = tmp
+    os.register_at_fork(after_in_child=_forked)
+
+
+def _unshare(flags):
+    """Enter new namespaces: a user namespace (the process keeps its uid and loses
+    every capability outside it) and, with CLONE_NEWNET, a network namespace with
+    only a loopback that is down: no connection out. False when the kernel
+    refuses."""
+    if _Zygote.libc is None:
+        return False
+    uid, gid = os.getuid(), os.getgid()
+    if _Zygote.libc.unshare(flags) != 0:
+        return False
+    for path, text in (
+        ("/proc/self/setgroups", "deny"),
+        ("/proc/self/uid_map", "%d %d 1" % (uid, uid)),
+        ("/proc/self/gid_map", "%d %d 1" % (gid, gid)),
+    ):
+        try:
+            with open(path, "w") as f:
+                f.write(text)
+        except OSError:
+            pass
+    return True
+
+
+def _forked():
+    """os.fork() inside a program: the child branch runs untraced and never answers;
+    the recording follows the parent."""
+    sys.settrace(None)
+    try:
+        os.close(_Run.answer_fd)
+    except OSError:
+        pass
+    _Run.answer_fd = -1
+
+
+def _serve_child(request_fd, answer_fd):
+    """Wait for one request, serve it and exit; the answer is "R" + result or "E"
+    + error object, as JSON."""
+    chunks = []
+    while True:
+        b = os.read(request_fd, 1 << 20)
+        if not b:
+            break
+        chunks.append(b)
+    os.close(request_fd)
+    if _Zygote.libc is not None:
+        _Zygote.libc.prctl(PR_SET_NAME, b"ndb-run", 0, 0, 0)
+    me = os.getpid()
+    try:
+        req = json.loads(b"".join(chunks))
+        method, params = req.get("method"), req.get("params") or {}
+        lim = _Limits(params.get("limits"))
+        cpu = int(lim.wall_secs) + 3  # CPU seconds: a backstop to the wall clock
+        _rlimit(resource.RLIMIT_CPU, cpu, cpu + 1)
+        result = METHODS[method](params)
+        if os.getpid() != me:  # the child of a program's fork() came back here
+            os._exit(0)
+        data = b"R" + json.dumps(result).encode("ascii")
+    except BaseException as e:  # a bug in the tracer, a late alarm, memory
+        if os.getpid() != me:
+            os._exit(0)
+        result = None
+        gc.collect()
+        if isinstance(e, MemoryError):
+            err = {"code": -32603, "message": "out of memory encoding the result"}
+        else:
+            import traceback
+
+            sys.__stderr__.write("".join(traceback.format_exception(type(e), e, e.__traceback__)))
+            sys.__stderr__.flush()
+            err = {"code": -32603, "message": "worker: " + repr(e)}
+        data = b"E" + json.dumps(err).encode("ascii")
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(answer_fd, view):]
+    except OSError:
+        os._exit(3)
+    os._exit(0)
+
+
+def _run_sandboxed(method, line, params, link):
+    """Hand one request (its JSON line) to a fresh child, wait for the answer
+    within the limit plus the kill grace, clean up after the child, and return
+    the JSON-RPC body ("result": ... or "error": ...) as bytes."""
+    import select
+    import shutil
+
+    lim = _Limits(params.get("limits"))
+    pid, w, r, tmp = _take_spare()
+    _Zygote.run_pid = pid
+    try:
+        view = memoryview(line)
+        while view:
+            view = view[os.write(w, view):]
+    except OSError:  # the child is gone: its status says how
+        pass
+    finally:
+        os.close(w)
+    chunks = []
+    timed_out = False
+    status = None
+    try:
+        try:
+            pidfd = os.pidfd_open(pid)
+        except (AttributeError, OSError):
+            pidfd = -1
+        watch = [r, link.fd] + ([pidfd] if pidfd >= 0 else [])
+        deadline = time.monotonic() + lim.wall_secs + _Zygote.kill_grace
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    timed_out = True
+                    break
+                ready = select.select(watch, [], [], left)[0]
+                if r in ready:
+                    b = os.read(r, 1 << 20)
+                    if not b:
+                        break
+                    chunks.append(b)
+                elif pidfd in ready:  # exited; a descendant may still hold the pipe
+                    os.set_blocking(r, False)
+                    try:
+                        while True:
+                            b = os.read(r, 1 << 20)
+                            if not b:
+                                break
+                            chunks.append(b)
+                    except BlockingIOError:
+                        pass
+                    break
+                if link.fd in ready and not link.fill():
+                    raise SystemExit(0)  # Go closed the link: shut down
+        finally:
+            if pidfd >= 0:
+                os.close(pidfd)
+    finally:
+        os.close(r)
+        status = _end_run(pid)
+        shutil.rmtree(tmp, ignore_errors=True)
+    if timed_out:
+        msg = "time limit: the program ran past %gs and was killed" % lim.wall_secs
+        return _error_body(CODE_RUN_TIMEOUT, msg)
+    return _check_answer(b"".join(chunks), status)
+
+
+def _end_run(pid):
+    """Kill what is left of a run, reap it and sweep its descendants; return its
+    wait status."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    status = 0
+    try:
+        status = os.waitpid(pid, 0)[1]
+    except ChildProcessError:
+        pass
+    _Zygote.run_pid = 0
+    _sweep()
+    return status
+
+
+def _sweep():
+    """Kill and reap every process a run left behind. As the subreaper the zygote
+    inherits them all once their parents are gone, so it kills its children until
+    it has none."""
+    end = time.monotonic() + 5.0
+    while True:
+        try:
+            pid = os.waitpid(-1, os.WNOHANG)[0]
+        except ChildProcessError:
+            return
+        if pid:
+            continue
+        for child in _children(_Zygote.pid):
+            try:
+                os.kill(child, signal.SIGKILL)
+            except OSError:
+                pass
+        if time.monotonic() > end:
+            sys.stderr.write("ndb tracer: processes left by a run survive the sweep\n")
+            return
+        time.sleep(0.001)
+
+
+def _children(parent):
+    """The pids whose parent is `parent`, from /proc."""
+    out = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return out
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % name, "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 1 and int(fields[1]) == parent:
+            out.append(int(name))
+    return out
+
+
+def _check_answer(data, status):
+    """The JSON-RPC body of a run's answer: its result or error when it is one JSON
+    object, else an error that says how the run ended."""
+    kind, body = data[:1], data[1:]
+    if kind in (b"R", b"E"):
+        try:
+            obj = json.loads(body)
+        except (ValueError, RecursionError, MemoryError):
+            obj = None
+        if kind == b"R" and isinstance(obj, dict):
+            return b'"result": ' + body
+        if (
+            kind == b"E"
+            and isinstance(obj, dict)
+            and type(obj.get("code")) is int
+            and isinstance(obj.get("message"), str)
+        ):
+            return _error_body(obj["code"], obj["message"])
+    if not data:
+        return _error_body(CODE_RUN_DIED, "the program's process ended without an answer: %s" % _describe_status(status))
+    return _error_body(CODE_RUN_GARBLED, "the program garbled its answer (%d bytes; %s)" % (len(data), _describe_status(status)))
+
+
+def _describe_status(status):
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = "signal %d" % sig
+        return "killed by %s" % name
+    return "exit status %d" % os.waitstatus_to_exitcode(status)
+
+
+def _error_body(code, message):
+    return b'"error": ' + json.dumps({"code": code, "message": message}).encode("ascii")
+
+
+# ---------------------------------------------------------------------------
 # JSON-RPC loop
+
+
+class _Link:
+    """The request pipe from Go, read a line at a time; fill() also tells EOF
+    while a run is in flight."""
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.buf = b""
+        self.eof = False
+
+    def fill(self):
+        b = os.read(self.fd, 1 << 16)
+        if not b:
+            self.eof = True
+            return False
+        self.buf += b
+        return True
+
+    def readline(self):
+        while True:
+            i = self.buf.find(b"\n")
+            if i >= 0:
+                line, self.buf = self.buf[: i + 1], self.buf[i + 1 :]
+                return line
+            if self.eof or not self.fill():
+                line, self.buf = self.buf, b""
+                return line or None
 
 
 def _respond(out, msg):
@@ -1096,8 +1587,22 @@ def _respond(out, msg):
     out.flush()
 
 
-def serve(inp, out):
-    for line in inp:
+def serve(link, out):
+    try:
+        _spawn_spare()
+        _serve(link, out)
+    finally:
+        if _Zygote.run_pid:
+            _end_run(_Zygote.run_pid)
+        _drop_spare()
+        _sweep()
+
+
+def _serve(link, out):
+    while True:
+        line = link.readline()
+        if line is None:
+            return
         if not line.strip():
             continue
         try:
@@ -1106,34 +1611,35 @@ def serve(inp, out):
             _respond(out, {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": str(e)}})
             continue
         rid = req.get("id")
-        method = METHODS.get(req.get("method"))
-        if method is None:
+        name = req.get("method")
+        if name not in METHODS:
             if rid is not None:
-                err = {"code": -32601, "message": "unknown method %r" % req.get("method")}
+                err = {"code": -32601, "message": "unknown method %r" % name}
                 _respond(out, {"jsonrpc": "2.0", "id": rid, "error": err})
             continue
-        try:
+        if name in ZYGOTE_METHODS:
             try:
-                msg = {"jsonrpc": "2.0", "id": rid, "result": method(req.get("params") or {})}
-            finally:
-                _reset()
-        except BaseException as e:  # a bug in the worker, or a late alarm
-            _reset()
-            import traceback
-
-            detail = "".join(traceback.format_exception(type(e), e, e.__traceback__))
-            sys.stderr.write(detail)
-            sys.stderr.flush()
-            msg = {"jsonrpc": "2.0", "id": rid, "error": {"code": -32603, "message": "worker: " + repr(e)}}
+                msg = {"jsonrpc": "2.0", "id": rid, "result": METHODS[name](req.get("params") or {})}
+            except Exception as e:  # a bug in the tracer; the program never runs here
+                msg = {"jsonrpc": "2.0", "id": rid, "error": {"code": -32603, "message": "worker: " + repr(e)}}
+            if rid is not None:
+                _respond(out, msg)
+            continue
+        body = _run_sandboxed(name, line, req.get("params") or {}, link)
         if rid is not None:
-            _respond(out, msg)
-        msg = None
+            out.write(b'{"jsonrpc": "2.0", "id": ' + json.dumps(rid).encode("ascii") + b", " + body + b"}\n")
+            out.flush()
+        body = None
+        _spawn_spare()  # while Go reads the answer
 
 
 def main(argv):
     mib = DEFAULT_MEMORY_MIB
     if "--memory-mib" in argv:
         mib = int(argv[argv.index("--memory-mib") + 1])
+    kill_grace = 1.0
+    if "--kill-grace" in argv:
+        kill_grace = float(argv[argv.index("--kill-grace") + 1])
     if mib > 0:
         limit = mib * 1024 * 1024
         try:
@@ -1144,9 +1650,9 @@ def main(argv):
     signal.signal(signal.SIGALRM, signal.SIG_IGN)
     for fd in (3, 4):
         os.set_inheritable(fd, False)
-    inp = os.fdopen(3, "rb")
+    _init_zygote(kill_grace)
     out = os.fdopen(4, "wb")
-    serve(inp, out)
+    serve(_Link(3), out)
 
 
 if __name__ == "__main__":

@@ -20,18 +20,32 @@ import (
 type workerConfig struct {
 	python    string // resolved interpreter path
 	memoryMiB int    // address-space limit of the worker process
+	// killGrace is how long past a request's wall-clock limit the worker waits
+	// before it kills the request's process (default one second).
+	killGrace time.Duration
 	log       zerolog.Logger
 }
 
-// worker is one persistent Python tracer process and its JSON-RPC connection.
-// It serves one request at a time; the pool guarantees that.
+// Codes of the errors the worker answers when a request's process (the sandbox's
+// child, trace/tracer.py) failed rather than the request: the worker itself is
+// fine and serves the next request.
+const (
+	codeRunTimeout = -32001 // ran past its limit plus the kill grace: killed
+	codeRunDied    = -32002 // ended without an answer (os._exit, a crash, memory)
+	codeRunGarbled = -32003 // its answer was not one JSON object
+)
+
+// worker is one persistent Python tracer process (a zygote: it forks a fresh
+// child for every request, see docs/sandbox.md) and its JSON-RPC connection. It
+// serves one request at a time; the pool guarantees that.
 type worker struct {
-	pid    int
-	cmd    *exec.Cmd
-	conn   *jsonrpc2.Conn
-	log    zerolog.Logger
-	exited chan struct{} // closed once the process has been reaped
-	status string        // how the process ended; valid after exited is closed
+	pid     int
+	cmd     *exec.Cmd
+	conn    *jsonrpc2.Conn
+	log     zerolog.Logger
+	exited  chan struct{} // closed once the process has been reaped
+	status  string        // how the process ended; valid after exited is closed
+	sandbox Sandbox       // what the worker's ping said it set up
 
 	killOnce sync.Once
 }
@@ -54,7 +68,12 @@ func startWorker(ctx context.Context, cfg workerConfig) (*worker, error) {
 		reqW.Close()
 		return nil, fmt.Errorf("trace: worker pipe: %w", err)
 	}
-	args := append(append([]string(nil), pythonArgs...), "--memory-mib", strconv.Itoa(cfg.memoryMiB))
+	killGrace := cfg.killGrace
+	if killGrace <= 0 {
+		killGrace = time.Second
+	}
+	args := append(append([]string(nil), pythonArgs...), "--memory-mib", strconv.Itoa(cfg.memoryMiB),
+		"--kill-grace", strconv.FormatFloat(killGrace.Seconds(), 'f', 3, 64))
 	cmd := exec.Command(cfg.python, args...)
 	cmd.Stdin = strings.NewReader(tracerSource)
 	stdout := newLogWriter(cfg.log, zerolog.InfoLevel, "stdout")
@@ -100,15 +119,30 @@ func startWorker(ctx context.Context, cfg workerConfig) (*worker, error) {
 		w.kill()
 		return nil, fmt.Errorf("trace: worker did not start: %w", err)
 	}
-	w.log.Debug().Str("python", info.Version).Msg("trace worker started")
+	w.sandbox = info.Sandbox
+	w.log.Debug().Str("python", info.Version).Bool("subreaper", info.Sandbox.Subreaper).
+		Bool("netns", info.Sandbox.NetNS).Msg("trace worker started")
 	return w, nil
 }
 
 // pingResult is the answer to the ping method.
 type pingResult struct {
-	Version    string `json:"version"`
-	Executable string `json:"executable"`
-	PID        int    `json:"pid"`
+	Version    string  `json:"version"`
+	Executable string  `json:"executable"`
+	PID        int     `json:"pid"`
+	Sandbox    Sandbox `json:"sandbox"`
+}
+
+// Sandbox says what the worker could set up for the process of every request
+// beyond what it always does (a fresh forked process in its own session, resource
+// limits, a private working directory; docs/sandbox.md).
+type Sandbox struct {
+	// Subreaper: the worker is a child subreaper, so that daemonised descendants
+	// of a run are found and killed.
+	Subreaper bool `json:"subreaper"`
+	// NetNS: runs get a user and a network namespace of their own (no network,
+	// no capability outside the namespace).
+	NetNS bool `json:"netns"`
 }
 
 // refuseCalls answers requests from the worker, which never sends any.
@@ -135,9 +169,11 @@ func (p pipeConn) Close() error {
 }
 
 // call sends one request and waits at most `hard` for the answer. An error
-// that is not a *jsonrpc2.Error (the worker's own report) means the worker is
-// gone or no longer trustworthy: it has been killed, and the error wraps
-// ErrWorkerDied, ErrWorkerTimeout or the caller's context error.
+// that wraps a *jsonrpc2.Error is the worker's own report (the worker is fine:
+// it wraps ErrWorkerTimeout or ErrWorkerDied when the request's process was
+// killed or died). Any other error means the worker is gone or no longer
+// trustworthy: it has been killed, and the error wraps ErrWorkerDied,
+// ErrWorkerTimeout or the caller's context error.
 func (w *worker) call(ctx context.Context, method string, params, result any, hard time.Duration) error {
 	hctx, cancel := context.WithTimeout(ctx, hard)
 	defer cancel()
@@ -147,6 +183,12 @@ func (w *worker) call(ctx context.Context, method string, params, result any, ha
 	}
 	var rpcErr *jsonrpc2.Error
 	if errors.As(err, &rpcErr) {
+		switch rpcErr.Code {
+		case codeRunTimeout:
+			return fmt.Errorf("trace: %s request: %w (worker %d: %w)", method, ErrWorkerTimeout, w.pid, err)
+		case codeRunDied, codeRunGarbled:
+			return fmt.Errorf("trace: %s request: %w (worker %d: %w)", method, ErrWorkerDied, w.pid, err)
+		}
 		return fmt.Errorf("trace: %s request: worker %d reported: %w", method, w.pid, err)
 	}
 	if !w.alive() {
@@ -186,9 +228,18 @@ func (w *worker) alive() bool {
 	}
 }
 
-// kill ends the worker at once (with anything it started) and waits for it.
+// kill ends the worker (with anything it started) and waits for it: a
+// SIGTERM first, on which the worker kills its request's process and whatever
+// that left behind, and after a second SIGKILL to its process group.
 func (w *worker) kill() {
 	w.killOnce.Do(func() {
+		if w.alive() {
+			terminate(w.cmd)
+			select {
+			case <-w.exited:
+			case <-time.After(time.Second):
+			}
+		}
 		if w.alive() {
 			killTree(w.cmd)
 		}

@@ -26,6 +26,9 @@ type Point struct {
 	Return    string `json:"return,omitempty" jsonschema:"the repr of the return value (return states)"`
 	Exception string `json:"exception,omitempty" jsonschema:"the repr of the exception (exception states)"`
 	Exit      string `json:"exit,omitempty" jsonschema:"how the program ended: normal, error or never; empty while it runs"`
+	// Confidence is the model's, for a predicted state (neural mode, compare mode's
+	// predicted side); nil for a recorded state.
+	Confidence *Confidence `json:"confidence,omitempty" jsonschema:"how sure the model was of each part of a predicted state"`
 }
 
 // Difference is one way compare mode's predicted and recorded states differ.
@@ -55,6 +58,7 @@ func pointOf(gctx grammar.Context, o session.Outcome) Point {
 	}
 	s := o.State
 	p := Point{Event: s.Event.String(), File: s.Loc.File, Line: s.Loc.Line, Function: s.Func}
+	p.Confidence = confidenceOf(o.Confidence, s.Event)
 	p.Source = sourceText(gctx, s.Loc)
 	if s.Event.HasLocals() {
 		p.Locals = make([]Var, len(s.Locals))
@@ -145,6 +149,9 @@ func (p Point) Text() string {
 	}
 	if p.Exception != "" {
 		b.WriteString("   raises " + clip(p.Exception))
+	}
+	if p.Confidence != nil {
+		b.WriteString("   " + p.Confidence.text())
 	}
 	return b.String()
 }

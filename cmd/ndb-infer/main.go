@@ -7,6 +7,8 @@
 //	                                   serve TCP clients (ndb dap --model-server ADDR)
 //	ndb-infer train --corpus DIR --out DIR [--resume] ...
 //	                                   one sitting of a training run (ndb train runs this)
+//	ndb-infer calibrate [--corpus DIR] [--model DIR] ...
+//	                                   the confidences' calibration (ndb eval nextstate --calibrate runs this)
 //
 // Training lives here rather than in a third binary: it needs libtorch as the
 // forward pass does, and one libtorch binary is one thing to build, ship and find.
@@ -36,10 +38,13 @@ func main() {
 	args := os.Args[1:]
 	var err error
 	name := "ndb-infer"
-	if len(args) > 0 && args[0] == "train" {
+	switch {
+	case len(args) > 0 && args[0] == "train":
 		stop() // training handles its own signals (a checkpoint, then a clean exit)
 		name, err = "ndb-infer train", runTrain(context.Background(), args[1:])
-	} else {
+	case len(args) > 0 && args[0] == "calibrate":
+		name, err = "ndb eval", runCalibrate(ctx, args[1:])
+	default:
 		err = runServe(ctx, args)
 	}
 	if err != nil {

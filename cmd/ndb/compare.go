@@ -8,7 +8,6 @@ import (
 
 	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/models"
-	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/session"
 	"github.com/ndb-project/ndb/session/comparereport"
 )
@@ -27,12 +26,9 @@ func runCompare(ctx context.Context, args []string) error {
 	actionList := fs.String("actions", "", "comma-separated actions, e.g. step_into,step_over,breakpoint:5+7")
 	seed := fs.Int64("seed", -1, "sample the actions with the paper's policy from this seed")
 	htmlOut := fs.String("html", "", "also write the comparison as an HTML page to `OUT`")
-	model := fs.String("model", "", "checkpoint `DIR` (default: the model bundled with ndb)")
-	temp := fs.Float64("temperature", 0, "the model's sampling temperature; 0 is greedy")
-	topP := fs.Float64("top-p", 0.95, "nucleus sampling mass when sampling")
-	seedModel := fs.Int64("seed-model", 0, "the model's sampling seed")
-	maxTokens := fs.Int("max-tokens", 0, "tokens per predicted state before it is force-closed (0: the default)")
-	device := fs.String("device", "cpu", "cpu, cuda, cuda:N or auto")
+	var opt session.Options
+	modelFlags(fs, &opt, "seed-model")
+	fs.IntVar(&opt.MaxTokens, "max-tokens", 0, "tokens per predicted state before it is force-closed (0: the default)")
 	color := fs.String("color", "auto", "highlight differences with colours: auto (when stdout is a terminal), always or never")
 	width := fs.Int("width", 40, "the most characters of one side's cell in the terminal")
 	files, err := parseInterspersed(fs, args)
@@ -42,9 +38,6 @@ func runCompare(ctx context.Context, args []string) error {
 	if len(files) != 1 || (*actionList == "") == (*seed < 0) {
 		return badInput("usage: ndb compare FILE [--entry EXPR] (--actions a,b,... | --seed N) [--html OUT] [--model DIR] [--temperature T] [--seed-model S]")
 	}
-	if *temp < 0 {
-		return badInput("--temperature must not be negative")
-	}
 	useColor, err := colorMode(*color)
 	if err != nil {
 		return err
@@ -53,7 +46,6 @@ func runCompare(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	opt := session.Options{Model: *model, Device: *device, Temperature: *temp, TopP: *topP, Seed: *seedModel, MaxTokens: *maxTokens}
 	report, err := compareFile(ctx, files[0], *entry, opt, actions, uint64(max(*seed, 0)))
 	if err != nil {
 		return err
@@ -73,15 +65,12 @@ func runCompare(ctx context.Context, args []string) error {
 // compareFile records the program and plays the actions on it and on the model
 // (comparereport.Compare).
 func compareFile(ctx context.Context, path, entry string, opt session.Options, actions []grammar.Action, seed uint64) (comparereport.Report, error) {
-	if err := modelserver.CheckDevice(opt.Device); err != nil {
-		return comparereport.Report{}, badInput("%v", err)
+	if err := checkModelFlags(opt); err != nil {
+		return comparereport.Report{}, err
 	}
-	if st, err := os.Stat(opt.Model); opt.Model != "" && (err != nil || !st.IsDir()) {
-		return comparereport.Report{}, badInput("--model %s: not a checkpoint folder", opt.Model)
-	}
-	src, err := os.ReadFile(path)
+	src, err := readSource(path)
 	if err != nil {
-		return comparereport.Report{}, badInput("%v", err)
+		return comparereport.Report{}, err
 	}
 	pool, err := newPool(ctx, 1)
 	if err != nil {
@@ -90,7 +79,7 @@ func compareFile(ctx context.Context, path, entry string, opt session.Options, a
 	defer pool.Close()
 	opt.Tracer = pool
 	dir, _ := models.Resolve(opt.Model) // for the report: the session resolves it again
-	r, err := comparereport.Compare(ctx, session.Program{Path: path, Source: string(src), Entry: entry}, opt, actions, seed, dir)
+	r, err := comparereport.Compare(ctx, session.Program{Path: path, Source: src, Entry: entry}, opt, actions, seed, dir)
 	return r, programError(err)
 }
 

@@ -10,17 +10,20 @@ import (
 	"github.com/rs/zerolog/log"
 
 	"github.com/ndb-project/ndb/adapter"
+	"github.com/ndb-project/ndb/internal/loopback"
 	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/session"
 )
 
-// runDAP implements `ndb dap [--listen ADDR] [--workers N] [--model DIR] [--device DEV]`: the Debug Adapter
-// Protocol server, on stdin/stdout (one client, as VS Code starts it) or on TCP
-// (several clients, each its own session). Logs go to stderr; in stdio mode stdout
+// runDAP implements `ndb dap [--listen ADDR [--allow-remote]] [--workers N] [--model DIR] [--device DEV]`:
+// the Debug Adapter Protocol server, on stdin/stdout (one client, as VS Code starts
+// it) or on TCP (several clients, each its own session; loopback only unless
+// --allow-remote, see internal/loopback). Logs go to stderr; in stdio mode stdout
 // carries only the protocol.
 func runDAP(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("dap", flag.ContinueOnError)
 	listen := fs.String("listen", "", "serve TCP clients on `ADDR` (PORT, :PORT or HOST:PORT; the host defaults to 127.0.0.1) instead of stdin/stdout")
+	allowRemote := fs.Bool("allow-remote", false, "allow a --listen address beyond loopback (anyone who can connect can run code as this user)")
 	workers := fs.Int("workers", 2, "tracer worker processes shared by all sessions")
 	model := fs.String("model", "", "checkpoint `DIR` for neural and compare launches that name no \"model\" (default: the bundled model)")
 	device := fs.String("device", "cpu", "where neural and compare launches run the model: cpu, cuda, cuda:N or auto")
@@ -30,7 +33,7 @@ func runDAP(ctx context.Context, args []string) error {
 		return err
 	}
 	if len(rest) > 0 {
-		return badInput("usage: ndb dap [--listen ADDR] [--workers N] [--model DIR] [--device DEV] [--model-server ADDR]")
+		return badInput("usage: ndb dap [--listen ADDR [--allow-remote]] [--workers N] [--model DIR] [--device DEV] [--model-server ADDR]")
 	}
 	if *workers <= 0 {
 		return badInput("--workers must be positive")
@@ -55,6 +58,9 @@ func runDAP(ctx context.Context, args []string) error {
 	}
 	addr, err := adapter.ListenAddr(*listen)
 	if err != nil {
+		return badInput("%v", err)
+	}
+	if err := loopback.Check("ndb dap", addr, *allowRemote, os.Stderr); err != nil {
 		return badInput("%v", err)
 	}
 	ln, err := net.Listen("tcp", addr)

@@ -89,10 +89,14 @@ func runEvalNextState(ctx context.Context, args []string) error {
 	corpus := fs.String("corpus", filepath.Join("build", "corpus"), "corpus `DIR` whose eval.jsonl holds the held-out trajectories")
 	f := addEvalFlags(fs, "nextstate", 800)
 	level := fs.String("level", "", "only the trajectories of this `LEVEL` (function or repository; default both)")
+	calib := fs.Bool("calibrate", false, "fit the temperatures of the model's confidences on half the held-out programs, report the calibration error before and after on the other half, and write calibration.json into the checkpoint's folder")
 	if rest, err := parseInterspersed(fs, args); err != nil {
 		return err
 	} else if len(rest) != 0 {
-		return badInput("usage: ndb eval nextstate [--corpus DIR] [--level LEVEL] [--limit N] [--model DIR] [--out DIR]")
+		return badInput("usage: ndb eval nextstate [--corpus DIR] [--level LEVEL] [--limit N] [--model DIR] [--out DIR] [--calibrate]")
+	}
+	if *calib { // the fit reads every token's distribution: the model runs in ndb-infer's process
+		return execInfer(append([]string{"calibrate"}, args...))
 	}
 	return evalcmd.NextState(ctx, f.config(append([]string{"nextstate"}, args...)), *corpus, *level)
 }

@@ -11,9 +11,13 @@
 //	ndb compare FILE [--entry EXPR] (--actions ... | --seed N) [--html OUT]
 //	                                               predicted and recorded side by side
 //	ndb eval nextstate|cruxeval FILE|horizon FILE  the paper's evaluations of a checkpoint
-//	ndb dap [--listen ADDR]                       the Debug Adapter Protocol server
+//	ndb dap [--listen ADDR [--allow-remote]] [--model DIR] [--device DEV]
+//	                                               the Debug Adapter Protocol server
 //
-// Logs go to stderr through zerolog; stdout carries only the command's result.
+// Each command parses its flags and calls into the packages: debugging sessions come
+// from session.Open (dap, predict, compare), whose neural backend this binary
+// registers once (infer/neural); the evaluations run in train/eval/evalcmd. Logs go
+// to stderr through zerolog; stdout carries only the command's result.
 package main
 
 import (
@@ -74,6 +78,10 @@ func run(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	if err := cmd.run(ctx, args[1:]); err != nil {
+		var ie inferExit
+		if errors.As(err, &ie) { // ndb-infer said why
+			return ie.code
+		}
 		fmt.Fprintf(os.Stderr, "ndb %s: %v\n", args[0], err)
 		var ue usageError
 		if errors.As(err, &ue) {

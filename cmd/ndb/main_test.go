@@ -29,6 +29,9 @@ func TestBadInputExitsWithStatus2(t *testing.T) {
 		{"inverse action forward", []string{"trajectory", count, "--entry", `count("a", "a")`, "--actions", "inv_step_into"}, exitUsage},
 		{"no actions nor seed", []string{"trajectory", count}, exitUsage},
 		{"unknown command", []string{"frobnicate"}, exitUsage},
+		{"dap beyond loopback", []string{"dap", "--listen", "0.0.0.0:0"}, exitUsage},
+		{"mcp beyond loopback", []string{"mcp", "--listen", "0.0.0.0:0"}, exitUsage},
+		{"dap on every IPv6 address", []string{"dap", "--listen", "[::]:0"}, exitUsage},
 		{"good trace", []string{"trace", count, "--entry", `count("berry", "r")`}, 0},
 		{"good trajectory", []string{"trajectory", count, "--entry", `count("berry", "r")`, "--inverse", "--seed", "3"}, 0},
 	}

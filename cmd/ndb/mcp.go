@@ -14,6 +14,7 @@ import (
 
 	"github.com/ndb-project/ndb/adapter"
 	"github.com/ndb-project/ndb/adapter/mcp"
+	"github.com/ndb-project/ndb/internal/loopback"
 	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/session"
 )
@@ -23,13 +24,15 @@ func init() {
 	commands["mcp"] = command{"serve the Model Context Protocol for coding agents (stdio, or streamable HTTP with --listen)", runMCP}
 }
 
-// runMCP implements `ndb mcp [--listen ADDR] [--max-sessions N] [--idle-timeout D]
+// runMCP implements `ndb mcp [--listen ADDR [--allow-remote]] [--max-sessions N] [--idle-timeout D]
 // [--workers N] [--model DIR] [--device DEV]`: the MCP server (package adapter/mcp)
-// on stdin/stdout, or on the streamable HTTP transport at ADDR (loopback unless a
-// host is given). Logs go to stderr; in stdio mode stdout carries only the protocol.
+// on stdin/stdout, or on the streamable HTTP transport at ADDR (loopback unless
+// --allow-remote, see internal/loopback). Logs go to stderr; in stdio mode stdout
+// carries only the protocol.
 func runMCP(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	listen := fs.String("listen", "", "serve the streamable HTTP transport on `ADDR` (PORT, :PORT or HOST:PORT; the host defaults to 127.0.0.1) instead of stdin/stdout")
+	allowRemote := fs.Bool("allow-remote", false, "allow a --listen address beyond loopback (anyone who can connect can run code as this user)")
 	maxSessions := fs.Int("max-sessions", 16, "the most sessions open at once (0: no limit)")
 	idle := fs.Duration("idle-timeout", 30*time.Minute, "close a session no tool used for this long (0: never)")
 	workers := fs.Int("workers", 2, "tracer worker processes shared by all sessions")
@@ -41,7 +44,7 @@ func runMCP(ctx context.Context, args []string) error {
 	}
 	switch {
 	case len(rest) > 0:
-		return badInput("usage: ndb mcp [--listen ADDR] [--max-sessions N] [--idle-timeout D] [--workers N] [--model DIR] [--device DEV]")
+		return badInput("usage: ndb mcp [--listen ADDR [--allow-remote]] [--max-sessions N] [--idle-timeout D] [--workers N] [--model DIR] [--device DEV]")
 	case *workers <= 0:
 		return badInput("--workers must be positive")
 	case *maxSessions < 0 || *idle < 0:
@@ -72,6 +75,9 @@ func runMCP(ctx context.Context, args []string) error {
 	}
 	addr, err := adapter.ListenAddr(*listen)
 	if err != nil {
+		return badInput("%v", err)
+	}
+	if err := loopback.Check("ndb mcp", addr, *allowRemote, os.Stderr); err != nil {
 		return badInput("%v", err)
 	}
 	ln, err := net.Listen("tcp", addr)

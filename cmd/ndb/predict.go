@@ -8,7 +8,6 @@ import (
 	"fmt"
 
 	"github.com/ndb-project/ndb/grammar"
-	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/session"
 )
 
@@ -21,11 +20,8 @@ func runPredict(ctx context.Context, args []string) error {
 	entry := fs.String("entry", "", "the entry call `EXPR`, such as 'f(3, \"x\")'; none means the whole script")
 	action := fs.String("action", "step_into", "the `ACTION`: step_into, step_over, step_return, continue, breakpoint:LINE[+LINE...], inv_step_into, inv_step_over, inv_step_call")
 	n := fs.Int("n", 1, "the number of predictions (samples) to print")
-	model := fs.String("model", "", "checkpoint `DIR` (default: the model bundled with ndb)")
-	temp := fs.Float64("temperature", 0, "sampling temperature; 0 is greedy")
-	topP := fs.Float64("top-p", 0.95, "nucleus sampling mass when sampling")
-	seed := fs.Int64("seed", 0, "sampling seed")
-	device := fs.String("device", "cpu", "cpu, cuda, cuda:N or auto")
+	var opt session.Options
+	modelFlags(fs, &opt, "seed")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -36,23 +32,19 @@ func runPredict(ctx context.Context, args []string) error {
 	if *n < 1 {
 		return badInput("--n must be positive")
 	}
-	if *temp < 0 {
-		return badInput("--temperature must not be negative")
-	}
 	a, err := grammar.ParseActionSpec(*action)
 	if err != nil {
 		return badInput("--action: %v", err)
 	}
-	if err := modelserver.CheckDevice(*device); err != nil {
-		return badInput("%v", err)
+	if err := checkModelFlags(opt); err != nil {
+		return err
 	}
 	pool, err := newPool(ctx, 1)
 	if err != nil {
 		return err
 	}
-	sess, err := openFile(ctx, rest[0], *entry, session.ModeNeural, session.Options{
-		Tracer: pool, Model: *model, Device: *device, Temperature: *temp, TopP: *topP, Seed: *seed,
-	})
+	opt.Tracer = pool
+	sess, err := openFile(ctx, rest[0], *entry, session.ModeNeural, opt)
 	pool.Close()
 	if err != nil {
 		return err

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"os"
 
 	"github.com/rs/zerolog/log"
 
+	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/session"
 	"github.com/ndb-project/ndb/trace"
 )
@@ -19,11 +21,11 @@ func newPool(ctx context.Context, n int) (*trace.Pool, error) {
 // recordFile reads and traces a program, turning problems with the user's input into
 // usage errors (exit status 2).
 func recordFile(ctx context.Context, pool *trace.Pool, path, entry string) (*trace.Recording, error) {
-	src, err := os.ReadFile(path)
+	src, err := readSource(path)
 	if err != nil {
-		return nil, badInput("%v", err)
+		return nil, err
 	}
-	rec, err := pool.Record(ctx, path, string(src), entry, trace.Limits{})
+	rec, err := pool.Record(ctx, path, src, entry, trace.Limits{})
 	var pe *trace.ProgramError
 	if errors.As(err, &pe) {
 		return nil, usageError{pe}
@@ -34,12 +36,25 @@ func recordFile(ctx context.Context, pool *trace.Pool, path, entry string) (*tra
 // openFile reads a program and opens its session (session.Open), turning problems
 // with the user's input into usage errors (exit status 2).
 func openFile(ctx context.Context, path, entry string, mode session.Mode, opt session.Options) (*session.Session, error) {
-	src, err := os.ReadFile(path)
+	src, err := readSource(path)
 	if err != nil {
-		return nil, badInput("%v", err)
+		return nil, err
 	}
-	s, err := session.Open(ctx, session.Program{Path: path, Source: string(src), Entry: entry}, mode, opt)
+	s, err := session.Open(ctx, session.Program{Path: path, Source: src, Entry: entry}, mode, opt)
 	return s, programError(err)
+}
+
+// readSource reads a program as Python reads it (trace.ReadSource); a missing file
+// or one that does not decode is a usage error.
+func readSource(path string) (string, error) {
+	src, err := trace.ReadSource(path)
+	var pe *trace.ProgramError
+	if errors.As(err, &pe) {
+		return "", usageError{pe}
+	} else if err != nil {
+		return "", badInput("%v", err)
+	}
+	return src, nil
 }
 
 // programError makes a problem with the user's program a usage error.
@@ -49,4 +64,29 @@ func programError(err error) error {
 		return usageError{pe}
 	}
 	return err
+}
+
+// modelFlags binds the flags of the commands that run the model to a session's
+// options: --model, --device, --temperature, --top-p and the sampling seed (named
+// seedFlag).
+func modelFlags(fs *flag.FlagSet, o *session.Options, seedFlag string) {
+	fs.StringVar(&o.Model, "model", "", "checkpoint `DIR` (default: the model bundled with ndb)")
+	fs.StringVar(&o.Device, "device", "cpu", "cpu, cuda, cuda:N or auto")
+	fs.Float64Var(&o.Temperature, "temperature", 0, "the model's sampling temperature; 0 is greedy")
+	fs.Float64Var(&o.TopP, "top-p", 0.95, "nucleus sampling mass when sampling")
+	fs.Int64Var(&o.Seed, seedFlag, 0, "the model's sampling seed")
+}
+
+// checkModelFlags validates what modelFlags read, and sets libtorch's threads.
+func checkModelFlags(o session.Options) error {
+	if o.Temperature < 0 {
+		return badInput("--temperature must not be negative")
+	}
+	if err := modelserver.CheckDevice(o.Device); err != nil {
+		return badInput("%v", err)
+	}
+	if st, err := os.Stat(o.Model); o.Model != "" && (err != nil || !st.IsDir()) {
+		return badInput("--model %s: not a checkpoint folder", o.Model)
+	}
+	return nil
 }

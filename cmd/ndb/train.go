@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 
@@ -13,16 +14,29 @@ import (
 // `ndb-infer train` (the one libtorch binary, found as the model server is), run
 // with the same arguments, standard streams and exit status.
 func runTrain(ctx context.Context, args []string) error {
+	return execInfer(append([]string{"train"}, args...))
+}
+
+// execInfer runs ndb-infer with args, standard streams and exit status: the commands
+// whose model must be in the process (training, the calibration fit).
+func execInfer(args []string) error {
+	os.Stdout.Sync()
 	bin, err := modelserver.FindBinary()
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(bin, append([]string{"train"}, args...)...)
+	cmd := exec.Command(bin, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	err = cmd.Run() // SIGINT reaches the child too: it writes its checkpoint and stops
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		os.Exit(ee.ExitCode())
+		return inferExit{ee.ExitCode()}
 	}
 	return err
 }
+
+// inferExit is ndb-infer's failure, which it reported itself: ndb exits with its
+// status.
+type inferExit struct{ code int }
+
+func (e inferExit) Error() string { return fmt.Sprintf("ndb-infer: exit status %d", e.code) }

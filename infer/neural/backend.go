@@ -11,7 +11,7 @@
 // going back is moving the cache position). A switch between forward and reverse
 // actions starts a new trajectory from the current state, with full locals (spec
 // section 6); so does a history that would no longer fit the model's context, a rule
-// the Prompter keeps for the backend and the evaluations (Predictor, `ndb eval`)
+// the Prompter keeps for the backend and the evaluations (evalmodel.Predictor, `ndb eval`)
 // alike.
 package neural
 
@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/rs/zerolog/log"
 	"github.com/sugarme/gotch"
 
 	"github.com/ndb-project/ndb/grammar"
@@ -36,6 +37,9 @@ type Options struct {
 	Limits      infer.Limits
 	// CloseModel makes Close free the model too (when the backend loaded it).
 	CloseModel bool
+	// Calibration holds the temperatures of the confidences (nil: raw probabilities;
+	// see LoadCalibration).
+	Calibration *infer.Calibration
 }
 
 // Backend predicts a debugging session with the model. It implements
@@ -78,6 +82,20 @@ func Load(dir string, device gotch.Device) (*infer.Model, *tokenizer.Tokenizer, 
 	return m, tok, nil
 }
 
+// LoadCalibration reads the temperatures fitted for the checkpoint in dir
+// (infer.CalibrationFile). None, or one fitted on other weights (logged: the model
+// needs `ndb eval nextstate --calibrate`), gives nil: the raw probabilities.
+func LoadCalibration(dir string) *infer.Calibration {
+	cal, stale, err := infer.LoadCalibration(dir)
+	switch {
+	case err != nil:
+		log.Warn().Err(err).Str("model", dir).Msg("the confidences are uncalibrated")
+	case stale:
+		log.Warn().Str("model", dir).Msg("calibration.json was fitted on other weights: the confidences are uncalibrated (ndb eval nextstate --calibrate)")
+	}
+	return cal
+}
+
 // New returns a backend predicting over gctx from entry (see EntryState) with model
 // m and its tokenizer. The backend owns m's KV cache while it lives.
 func New(m *infer.Model, tok *tokenizer.Tokenizer, gctx grammar.Context, entry grammar.State, opt Options) (*Backend, error) {
@@ -86,6 +104,7 @@ func New(m *infer.Model, tok *tokenizer.Tokenizer, gctx grammar.Context, entry g
 	}
 	g := infer.NewGenerator(m, infer.NewVocab(tok))
 	g.Limits = opt.Limits
+	g.Calibration = opt.Calibration
 	b := &Backend{gen: g, tok: tok, prompter: NewPrompter(m, tok, opt.Limits.MaxTokens), ctx: gctx,
 		sampler: infer.NewSampler(opt.Temperature, opt.TopP, opt.Seed), opt: opt, dir: grammar.Forward}
 	b.frame--
@@ -159,7 +178,7 @@ func (b *Backend) Do(ctx context.Context, a grammar.Action) (session.Outcome, er
 	if gen.Exit != "" {
 		b.ended = true
 		b.steps = append(b.steps, grammar.Step{Action: a, Exit: gen.Exit})
-		return session.Outcome{Exit: gen.Exit}, nil
+		return session.Outcome{Exit: gen.Exit, Confidence: gen.Confidence}, nil
 	}
 	st := gen.State
 	if st.Frame == 0 { // written in full: a frame the text does not tie to the last one
@@ -172,7 +191,7 @@ func (b *Backend) Do(ctx context.Context, a grammar.Action) (session.Outcome, er
 	} else {
 		b.depth++
 	}
-	return session.Outcome{State: outState(st)}, nil
+	return session.Outcome{State: outState(st), Confidence: gen.Confidence}, nil
 }
 
 // restart begins a new trajectory in direction dir from the current state.

@@ -43,7 +43,8 @@ func Open(ctx context.Context, prog *session.Program, opt session.Options) (sess
 	}
 	b, err := New(m, tok, prog.Context, start, Options{
 		Temperature: opt.Temperature, TopP: opt.TopP, Seed: opt.Seed, CloseModel: true,
-		Limits: infer.Limits{MaxTokens: opt.MaxTokens},
+		Limits:      infer.Limits{MaxTokens: opt.MaxTokens},
+		Calibration: LoadCalibration(dir),
 	})
 	if err != nil {
 		m.Close()

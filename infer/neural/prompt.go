@@ -14,7 +14,7 @@ const defaultMaxTokens = 512
 // including the action (grammar.EncodePrompt), tokenized. It is the one place that
 // decides when a history no longer fits the model: the trajectory then starts again
 // from its last state, written with full locals, as a debugger session goes on. The
-// neural backend and the evaluations (Predictor) share it.
+// neural backend and the evaluations (evalmodel.Predictor) share it.
 type Prompter struct {
 	Tok *tokenizer.Tokenizer
 	// Room is the most tokens a prompt may take: the model's context less the

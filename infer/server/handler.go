@@ -11,6 +11,7 @@ import (
 
 	"github.com/ndb-project/ndb/infer"
 	"github.com/ndb-project/ndb/infer/neural"
+	"github.com/ndb-project/ndb/infer/neural/evalmodel"
 	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/session"
 )
@@ -152,7 +153,8 @@ func (s *Server) open(ctx context.Context, conn *jsonrpc2.Conn, p modelserver.Op
 	m := l.m.Share()
 	b, err := neural.New(m, l.tok, gctx, start, neural.Options{
 		Temperature: p.Sampling.Temperature, TopP: p.Sampling.TopP, Seed: p.Sampling.Seed, CloseModel: true,
-		Limits: infer.Limits{MaxTokens: p.Sampling.MaxTokens},
+		Limits:      infer.Limits{MaxTokens: p.Sampling.MaxTokens},
+		Calibration: l.cal,
 	})
 	if err != nil {
 		m.Close()
@@ -216,8 +218,9 @@ func (s *Server) predict(ctx context.Context, p modelserver.PredictParams) (any,
 	pr := s.preds[string(key)]
 	if pr == nil {
 		sm := p.Sampling
-		pr = neural.NewPredictor("", l.m.Share(), l.tok, infer.NewVocab(l.tok), sm.MaxTokens,
+		pr = evalmodel.NewPredictor("", l.m.Share(), l.tok, infer.NewVocab(l.tok), sm.MaxTokens,
 			infer.NewSampler(sm.Temperature, sm.TopP, sm.Seed))
+		pr.Generator().Calibration = l.cal
 		s.preds[string(key)] = pr
 	}
 	p.Prompt.Context = p.Prompt.Context.Indexed()

@@ -16,6 +16,7 @@ import (
 	"github.com/ndb-project/ndb/grammar/tokenizer"
 	"github.com/ndb-project/ndb/infer"
 	"github.com/ndb-project/ndb/infer/neural"
+	"github.com/ndb-project/ndb/infer/neural/evalmodel"
 	"github.com/ndb-project/ndb/models"
 	"github.com/ndb-project/ndb/modelserver"
 )
@@ -37,7 +38,7 @@ type Server struct {
 	mu       sync.Mutex
 	models   map[modelserver.Model]*loaded
 	sessions map[string]*sess
-	preds    map[string]*neural.Predictor
+	preds    map[string]*evalmodel.Predictor
 	next     int
 }
 
@@ -45,6 +46,8 @@ type Server struct {
 type loaded struct {
 	m   *infer.Model
 	tok *tokenizer.Tokenizer
+	dir string
+	cal *infer.Calibration // the checkpoint's calibration.json, if any
 }
 
 // sess is an open session: its backend and the connection that opened it.
@@ -59,7 +62,7 @@ func New(opt Options) *Server {
 		opt.MaxSessions = 16
 	}
 	return &Server{opt: opt, models: map[modelserver.Model]*loaded{}, sessions: map[string]*sess{},
-		preds: map[string]*neural.Predictor{}}
+		preds: map[string]*evalmodel.Predictor{}}
 }
 
 // ServeConn answers one connection until it closes; its sessions are closed then.
@@ -147,7 +150,7 @@ func (s *Server) model(m modelserver.Model) (*loaded, error) {
 		return nil, wireErr(modelserver.CodeModel, err.Error())
 	}
 	s.opt.Log.Info().Str("model", dir).Str("device", m.Device).Msg("model server: checkpoint loaded")
-	l := &loaded{m: mod, tok: tok}
+	l := &loaded{m: mod, tok: tok, dir: dir, cal: neural.LoadCalibration(dir)}
 	s.models[m] = l
 	return l, nil
 }

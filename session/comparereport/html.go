@@ -81,7 +81,7 @@ func cellHTML(row Row, s string) string {
 	return s
 }
 
-var page = template.Must(template.New("page").Funcs(template.FuncMap{"cell": cellHTML}).Parse(`<!DOCTYPE html>
+var page = template.Must(template.New("page").Funcs(template.FuncMap{"cell": cellHTML, "pct": grammar.Percent, "confLine": ConfidenceLine}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -117,6 +117,7 @@ pre.src span.pred { text-decoration: underline dotted #a00; }
 <tr><th>exact matches</th><td>{{.Summary.Exact}}{{if .Summary.Exact.Total}} ({{printf "%.0f" .Summary.Exact.Percent}}%){{end}}</td></tr>
 <tr><th>entry</th><td>{{if .Summary.Entry}}matches{{else}}differs{{end}}</td></tr>
 {{range .Summary.Components}}<tr><th>{{.Name}}</th><td>{{.Count}}</td></tr>
+{{end}}{{if .Summary.HasConf}}<tr><th>confidence</th><td>{{confLine .Summary}}</td></tr>
 {{end}}{{if .Summary.Stopped}}<tr><th>stopped</th><td>{{.Summary.Stopped}}</td></tr>
 {{end}}</table>
 
@@ -124,8 +125,8 @@ pre.src span.pred { text-decoration: underline dotted #a00; }
 <table class="steps">
 <thead><tr><th>#</th><th>action</th><th></th><th>predicted</th><th>recorded</th></tr></thead>
 {{range .Steps}}<tbody class="step" id="step-{{.N}}">
-<tr{{if .First.Differs}} class="diff"{{end}}><td rowspan="{{.Span}}">{{.N}}</td><td rowspan="{{.Span}}" class="{{if .Exact}}ok{{else}}bad{{end}}"><code>{{.Title}}</code>{{if .Stopped}}<div class="note">the predicted side cannot take this action: {{.Err}}</div>{{end}}{{if .RecErr}}<div class="note">the recorded side did not move: {{.RecErr}}</div>{{end}}</td>{{with .First}}<td class="l">{{.Label}}</td><td class="v p">{{if .Label}}{{cell . .Predicted}}{{end}}</td><td class="v r">{{if .Label}}{{cell . .Recorded}}{{end}}</td>{{end}}</tr>
-{{range .Rest}}<tr{{if .Differs}} class="diff"{{end}}><td class="l">{{.Label}}</td><td class="v p">{{cell . .Predicted}}</td><td class="v r">{{cell . .Recorded}}</td></tr>
+<tr{{if .First.Differs}} class="diff"{{end}}><td rowspan="{{.Span}}">{{.N}}</td><td rowspan="{{.Span}}" class="{{if .Exact}}ok{{else}}bad{{end}}"><code>{{.Title}}</code>{{if .Stopped}}<div class="note">the predicted side cannot take this action: {{.Err}}</div>{{end}}{{if .RecErr}}<div class="note">the recorded side did not move: {{.RecErr}}</div>{{end}}</td>{{with .First}}<td class="l">{{.Label}}</td><td class="v p">{{if .Label}}{{cell . .Predicted}}{{if .HasConf}} <small>({{pct .Conf}})</small>{{end}}{{end}}</td><td class="v r">{{if .Label}}{{cell . .Recorded}}{{end}}</td>{{end}}</tr>
+{{range .Rest}}<tr{{if .Differs}} class="diff"{{end}}><td class="l">{{.Label}}</td><td class="v p">{{cell . .Predicted}}{{if .HasConf}} <small>({{pct .Conf}})</small>{{end}}</td><td class="v r">{{cell . .Recorded}}</td></tr>
 {{end}}</tbody>
 {{end}}</table>
 

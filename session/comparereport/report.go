@@ -69,6 +69,10 @@ type Row struct {
 	Predicted string // "" when the side has no such thing (shown as Absent), Empty for an empty repr
 	Recorded  string
 	Differs   bool
+	// Conf is the model's confidence in the predicted side's text (when HasConf:
+	// the predicted side wrote this row and the model said how sure it was).
+	Conf    float64
+	HasConf bool
 }
 
 // Absent is shown for a side that lacks a row (a variable only one side has, a
@@ -99,7 +103,7 @@ func (s Step) Rows(ctx grammar.Context) []Row {
 	}
 	ps, rs := stateOf(p), stateOf(r)
 	if ps == nil && rs == nil {
-		return rows
+		return withConfidence(rows, p)
 	}
 	rows = append(rows, Row{Label: "event", Predicted: eventText(ps), Recorded: eventText(rs), Differs: exitDiff || diff[session.DiffEvent]})
 	rows = append(rows, Row{Label: "line", Predicted: lineText(ctx, ps), Recorded: lineText(ctx, rs), Differs: exitDiff || diff[session.DiffLine]})
@@ -130,6 +134,35 @@ func (s Step) Rows(ctx grammar.Context) []Row {
 	if hasValue(ps) || hasValue(rs) {
 		differs := exitDiff || diff[session.DiffValue] || hasValue(ps) != hasValue(rs)
 		rows = append(rows, Row{Label: "value", Predicted: valueText(ps), Recorded: valueText(rs), Differs: differs})
+	}
+	return withConfidence(rows, p)
+}
+
+// withConfidence sets each row's confidence from the predicted outcome's.
+func withConfidence(rows []Row, p session.Outcome) []Row {
+	c := p.Confidence
+	if c == nil {
+		return rows
+	}
+	for i := range rows {
+		r := &rows[i]
+		if r.Predicted == "" && r.Label != "exit" {
+			continue // the predicted side has no such thing
+		}
+		switch {
+		case r.Label == "exit":
+			if p.Ended() {
+				r.Conf, r.HasConf = c.Event, true
+			}
+		case r.Variable:
+			r.Conf, r.HasConf = c.Var(r.Label)
+		case r.Label == "event":
+			r.Conf, r.HasConf = c.Event, true
+		case r.Label == "line":
+			r.Conf, r.HasConf = c.Line, true
+		case r.Label == "value":
+			r.Conf, r.HasConf = c.Value, true
+		}
 	}
 	return rows
 }
@@ -249,6 +282,15 @@ type Summary struct {
 	Event, Line, Locals, Variables, Value, Exit Count
 	// Stopped says why the walk ended before the last action ("" when it did not).
 	Stopped string
+	// Unsure and Sure count, among the predicted parts with a confidence (event,
+	// line, each variable, value, exit) under 50% and over 90%, those that differ
+	// from the recorded run (Match counts the differences): whether low confidence
+	// predicts the differences.
+	Unsure, Sure Count
+	// Confidence is the mean confidence of the whole predicted states (HasConf when
+	// the model gave any).
+	Confidence float64
+	HasConf    bool
 }
 
 // Summarize counts a report's matches.
@@ -265,6 +307,7 @@ func (r Report) Summarize() Summary {
 		}
 		sum.Steps++
 		sum.Exact.add(s.Exact())
+		sum.addConfidence(s, r.Context)
 		kinds := map[session.DiffKind]int{}
 		bad := map[string]bool{}
 		for _, d := range s.Diffs {
@@ -297,7 +340,37 @@ func (r Report) Summarize() Summary {
 			sum.Value.add(kinds[session.DiffValue] == 0)
 		}
 	}
+	if sum.HasConf {
+		states := 0
+		for i, s := range r.Steps {
+			if i > 0 && !s.Failed() && s.Predicted.Confidence != nil {
+				states++
+			}
+		}
+		sum.Confidence /= float64(max(states, 1))
+	}
 	return sum
+}
+
+// addConfidence counts a step's predicted parts by confidence and difference.
+func (sum *Summary) addConfidence(s Step, ctx grammar.Context) {
+	c := s.Predicted.Confidence
+	if c == nil {
+		return
+	}
+	sum.HasConf = true
+	sum.Confidence += c.State // a sum until Summarize divides it
+	for _, row := range s.Rows(ctx) {
+		if !row.HasConf {
+			continue
+		}
+		switch {
+		case row.Conf < 0.5:
+			sum.Unsure.add(row.Differs)
+		case row.Conf > 0.9:
+			sum.Sure.add(row.Differs)
+		}
+	}
 }
 
 // Component is one summary count with its name.
@@ -312,4 +385,18 @@ func (s Summary) Components() []Component {
 		{"event", s.Event}, {"line", s.Line}, {"locals", s.Locals},
 		{"variables", s.Variables}, {"value", s.Value}, {"exit", s.Exit},
 	}
+}
+
+// ConfidenceLine says whether low confidence predicted the differences, e.g. "mean
+// confidence 71%; differ: 82% of the 11 predicted parts under 50%, 16% of the 45
+// over 90%".
+func ConfidenceLine(sum Summary) string {
+	share := func(c Count) string {
+		if c.Total == 0 {
+			return "none of the 0"
+		}
+		return fmt.Sprintf("%.0f%% of the %d", c.Percent(), c.Total)
+	}
+	return fmt.Sprintf("mean confidence %s; differ from the real run: %s predicted parts under 50%%, %s over 90%%",
+		grammar.Percent(sum.Confidence), share(sum.Unsure), share(sum.Sure))
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ndb-project/ndb/grammar"
 )
 
 // TextOptions shape the terminal table.
@@ -93,6 +95,9 @@ func (t *textWriter) step(r Report, i int, s Step) {
 			v = t.style(ansiRed, v)
 		}
 	}
+	if c := s.Predicted.Confidence; c != nil && !s.Failed() {
+		v += "; the model's confidence " + grammar.Percent(c.State)
+	}
 	t.printf("\n%s  (%s)\n", t.style(ansiBold, title), v)
 	if s.Failed() {
 		t.printf("  the predicted side cannot take this action: %s\n", clean(s.Err))
@@ -104,7 +109,24 @@ func (t *textWriter) step(r Report, i int, s Step) {
 		label = max(label, min(utf8.RuneCountInString(row.Label), 20))
 	}
 	w := t.opt.Width
-	t.printf("  %s %s %s\n", pad("", label), t.style(ansiDim, pad("predicted", w)), t.style(ansiDim, "recorded"))
+	conf := false
+	for _, row := range rows {
+		conf = conf || row.HasConf
+	}
+	confCol := func(row Row) string {
+		if !conf {
+			return ""
+		}
+		if !row.HasConf {
+			return pad("", 5)
+		}
+		return pad(grammar.Percent(row.Conf), 5)
+	}
+	head := ""
+	if conf {
+		head = t.style(ansiDim, pad("conf", 5))
+	}
+	t.printf("  %s %s %s%s\n", pad("", label), t.style(ansiDim, pad("predicted", w)), head, t.style(ansiDim, "recorded"))
 	for _, row := range rows {
 		mark := " "
 		if row.Differs && !t.opt.Color {
@@ -116,7 +138,7 @@ func (t *textWriter) step(r Report, i int, s Step) {
 			name = t.style(ansiBold, name)
 			p, q = t.style(ansiRed, p), t.style(ansiGreen, q)
 		}
-		t.printf("%s %s %s %s\n", mark, name, p, q)
+		t.printf("%s %s %s %s%s\n", mark, name, p, confCol(row), q)
 	}
 	if s.RecordedErr != "" {
 		t.printf("  (the recorded side did not move: %s)\n", clean(s.RecordedErr))
@@ -138,6 +160,9 @@ func (t *textWriter) summary(sum Summary) {
 		parts = append(parts, fmt.Sprintf("%s %s", c.Name, c.Count))
 	}
 	t.printf("  %s\n", strings.Join(parts, ", "))
+	if sum.HasConf {
+		t.printf("  %s\n", ConfidenceLine(sum))
+	}
 	if sum.Stopped != "" {
 		t.printf("  stopped at %s\n", clean(sum.Stopped))
 	}

@@ -16,9 +16,10 @@ import (
 // Case is one prediction to score: a prompt cut right after an action and the next
 // state the trajectory recorded.
 type Case struct {
-	Level  string // function or repository
-	Prompt Prompt
-	Target Next
+	Level   string // function or repository
+	Program string // the program the trajectory is of (a calibration fit keeps programs apart)
+	Prompt  Prompt
+	Target  Next
 }
 
 // Levels are the trajectory levels of the corpus, in table order.
@@ -77,6 +78,7 @@ func LoadNextState(r io.Reader, limit int, seed uint64) ([]Case, LoadStats, erro
 			k := key{rec.Level, kind}
 			seen[k]++
 			c := cut(t, i, rec.Level)
+			c.Program = rec.Program
 			switch {
 			case limit <= 0 || len(pools[k]) < limit:
 				pools[k] = append(pools[k], c)
@@ -123,6 +125,10 @@ func cut(t grammar.Trajectory, i int, level string) Case {
 type NextStateResult struct {
 	Predictors []string
 	Tallies    map[GroupKey]*Tally
+	// Calibration is, per level, the reliability of the confidences of Calibrated,
+	// the first predictor that gave any.
+	Calibration map[string]*Calibration
+	Calibrated  string
 }
 
 // GroupKey names one row of the next-state table.
@@ -135,7 +141,7 @@ type GroupKey struct {
 // RunNextState scores every predictor greedily on every case; step is called after
 // each prediction (for a progress bar).
 func RunNextState(ctx context.Context, cases []Case, preds []Predictor, step func()) (*NextStateResult, error) {
-	res := &NextStateResult{Tallies: map[GroupKey]*Tally{}}
+	res := &NextStateResult{Tallies: map[GroupKey]*Tally{}, Calibration: map[string]*Calibration{}}
 	for _, p := range preds {
 		res.Predictors = append(res.Predictors, p.Name())
 	}
@@ -152,6 +158,15 @@ func RunNextState(ctx context.Context, cases []Case, preds []Predictor, step fun
 				res.Tallies[k] = t
 			}
 			t.Add(Score(c.Target, out[0]), out[0])
+			if out[0].Confidence != nil && (res.Calibrated == "" || res.Calibrated == p.Name()) {
+				res.Calibrated = p.Name()
+				cal := res.Calibration[c.Level]
+				if cal == nil {
+					cal = NewCalibration()
+					res.Calibration[c.Level] = cal
+				}
+				cal.Add(c.Prompt.Action.Kind, ConfPoints(c.Target, out[0]))
+			}
 			if step != nil {
 				step()
 			}
@@ -210,6 +225,18 @@ func (r *NextStateResult) Tables() []*Table {
 		tables = append(tables, t)
 	}
 	return tables
+}
+
+// CalibrationTables returns, per level, the calibration tables of the predictor
+// with confidences (none when no predictor gave any).
+func (r *NextStateResult) CalibrationTables() []*Table {
+	var out []*Table
+	for _, level := range r.levels() {
+		if c := r.Calibration[level]; c != nil {
+			out = append(out, c.Tables(level, shortName(r.Calibrated))...)
+		}
+	}
+	return out
 }
 
 // shortName is a predictor's label in a plot legend.

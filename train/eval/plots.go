@@ -188,6 +188,89 @@ func (r *NextStateResult) Plot(dir string) ([]string, error) {
 			return paths, err
 		}
 		paths = append(paths, path)
+		if c := r.Calibration[level]; c != nil {
+			more, err := c.Plot(dir, level, shortName(r.Calibrated))
+			paths = append(paths, more...)
+			if err != nil {
+				return paths, err
+			}
+		}
 	}
 	return paths, nil
+}
+
+// reliabilityChart draws the share right against the mean confidence of each bin,
+// one line per series, over the diagonal of perfect calibration.
+func reliabilityChart(title string, labels []string, rs []*Reliability) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "confidence"
+	p.Y.Label.Text = "right %"
+	p.X.Min, p.X.Max = 0, 1
+	p.Y.Min, p.Y.Max = 0, 115
+	p.Legend.Top = true
+	p.Add(plotter.NewGrid())
+	diag, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 100}})
+	if err != nil {
+		return nil, err
+	}
+	diag.Color = palette[1]
+	diag.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	p.Add(diag)
+	p.Legend.Add("calibrated", diag)
+	for j, r := range rs {
+		var pts plotter.XYs
+		for b := 0; b < NumBins; b++ {
+			if conf, acc, ok := r.Bin(b); ok {
+				pts = append(pts, plotter.XY{X: conf, Y: 100 * acc})
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		l, sc, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, err
+		}
+		c := palette[[]int{2, 0, 3, 4, 5}[j%5]] // not the diagonal's grey
+		l.Color, sc.Color = c, c
+		p.Add(l, sc)
+		p.Legend.Add(labels[j], l, sc)
+	}
+	return p, nil
+}
+
+// Plot draws the reliability diagrams of a level into dir: reliability_LEVEL.png
+// (every part, all actions) and reliability_state_LEVEL.png (the whole state, one
+// line per action).
+func (c *Calibration) Plot(dir, level, predictor string) ([]string, error) {
+	var labels []string
+	var rs []*Reliability
+	for _, p := range ConfParts {
+		if c.All[p].Total() > 0 {
+			labels, rs = append(labels, p.String()), append(rs, &c.All[p])
+		}
+	}
+	p, err := reliabilityChart("Reliability by part, "+level+" level: "+predictor, labels, rs)
+	if err != nil {
+		return nil, err
+	}
+	first, err := savePNG(p, dir, "reliability_"+level+".png")
+	if err != nil {
+		return nil, err
+	}
+	labels, rs = nil, nil
+	for _, k := range grammar.AllActions {
+		if a := c.ByAction[k]; a != nil && a[PartState].Total() > 0 {
+			labels, rs = append(labels, k.String()), append(rs, &a[PartState])
+		}
+	}
+	if p, err = reliabilityChart("Reliability of the whole state by action, "+level+" level", labels, rs); err != nil {
+		return []string{first}, err
+	}
+	second, err := savePNG(p, dir, "reliability_state_"+level+".png")
+	if err != nil {
+		return []string{first}, err
+	}
+	return []string{first, second}, nil
 }

@@ -37,6 +37,9 @@ type Prediction struct {
 	Next
 	Undecoded bool
 	TooLong   bool
+	// Confidence is the model's confidence in each part (nil for a predictor that
+	// has none, like the baseline).
+	Confidence *grammar.Confidence
 }
 
 // Predictor predicts the outcome of a prompt's action: n answers (n > 1 only for

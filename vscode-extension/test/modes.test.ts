@@ -84,6 +84,24 @@ for (const mode of ['neural', 'compare']) {
       }
     });
 
+    it("shows the model's confidence: stopped description, type field, Confidence scope", async () => {
+      await launchToEntry(dc, modeArgs(mode, 'count.py'));
+      const ev = await step(dc, () => dc.nextRequest({ threadId: 1 }));
+      if (ev.body.description === undefined || !/^Predicted: line \d+/.test(ev.body.description)) {
+        // The model may have predicted the end: there is no state to be sure of.
+        return;
+      }
+      assert.match(ev.body.description, /^Predicted: line \d+ \(\d+%\)$/);
+      const sc = await scopes(dc);
+      assert.ok('Confidence' in sc, `a predicted state has a Confidence scope: ${Object.keys(sc)}`);
+      const names = Object.keys(sc.Confidence);
+      assert.strictEqual(names[0], '(whole state)');
+      assert.match(sc.Confidence['(whole state)'].value, /^(<1|\d+)%$/);
+      const pcts = names.slice(1).map((n) => parseInt(sc.Confidence[n].value, 10));
+      for (let i = 1; i < pcts.length; i++) assert.ok(pcts[i - 1] <= pcts[i], `least certain first: ${names}`);
+      for (const v of Object.values(sc.Locals ?? {})) assert.match(v.type ?? '', /(^|  )(<1|\d+)%$/, `${v.name}: type ${v.type}`);
+    });
+
     it('sets a variable: later predictions are conditioned on it', async () => {
       await launchToEntry(dc, modeArgs(mode, 'count.py'));
       const st = await dc.stackTraceRequest({ threadId: 1 });

@@ -19,7 +19,7 @@ describe('package.json', function () {
 
   it('documents every launch attribute with its type and default', () => {
     const props = dbg.configurationAttributes.launch.properties;
-    for (const name of ['program', 'entry', 'mode', 'model', 'modelServer', 'temperature', 'seed', 'stopOnEntry', 'maxSteps']) {
+    for (const name of ['program', 'entry', 'mode', 'model', 'modelServer', 'temperature', 'seed', 'stopOnEntry', 'maxSteps', 'minConfidence']) {
       const p = props[name];
       assert.ok(p, `attribute ${name}`);
       assert.ok(p.type, `${name}: type`);

@@ -32,6 +32,10 @@ type Config struct {
 	// Model loads the model as a predictor sampling at temperature (0: greedy) with
 	// nucleus mass topP; close frees it.
 	Model func(temperature, topP float64) (p eval.Predictor, close func(), err error)
+	// NextStateExtra, when set, runs after the next-state predictions, on their cases
+	// (`--calibrate`: the fit of the confidences' temperatures); its tables join the
+	// report.
+	NextStateExtra func(cases []eval.Case) ([]*eval.Table, error)
 	// Stdout receives the tables, Stderr the progress; Log the tracer's log.
 	Stdout, Stderr io.Writer
 	Log            zerolog.Logger
@@ -84,7 +88,15 @@ func NextState(ctx context.Context, cfg Config, corpus, level string) error {
 	if err != nil {
 		return err
 	}
-	return cfg.report("Next-state prediction (the paper's Figures 6 and 7)", res.Tables(), plots)
+	tables := append(res.Tables(), res.CalibrationTables()...)
+	if cfg.NextStateExtra != nil {
+		more, err := cfg.NextStateExtra(cases)
+		if err != nil {
+			return err
+		}
+		tables = append(tables, more...)
+	}
+	return cfg.report("Next-state prediction (the paper's Figures 6 and 7) and the calibration of the model's confidences", tables, plots)
 }
 
 // CruxEval is the CruxEval evaluation (the paper's Table 1 and Table A.2) of the
