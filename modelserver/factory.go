@@ -17,6 +17,11 @@ func Open(ctx context.Context, prog *session.Program, opt session.Options) (sess
 	return Default.Open(ctx, prog, opt)
 }
 
+// Warm starts (or dials) the model server a session with opt will use, so that it
+// loads while the program is parsed: session.RegisterNeuralWarmer. An error is left
+// to the session's Open, which asks again.
+func Warm(opt session.Options) { _, _ = Default.Get(context.Background(), opt.ModelServer) }
+
 // Open opens a neural session of prog on the server opt.ModelServer ("" is the
 // pool's child).
 func (p *Pool) Open(ctx context.Context, prog *session.Program, opt session.Options) (session.Backend, error) {

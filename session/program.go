@@ -113,6 +113,9 @@ func Open(ctx context.Context, prog Program, mode Mode, opt Options) (*Session, 
 	if mode != ModeRecorded && factory == nil {
 		return nil, fmt.Errorf("%s mode: %w", mode, ErrNoNeural)
 	}
+	if w := registeredWarmer(); mode != ModeRecorded && opt.Neural == nil && w != nil {
+		go w(opt)
+	}
 	backend, cmp, err := openBackend(ctx, &prog, mode, opt, factory)
 	if err != nil {
 		return nil, err

@@ -55,8 +55,12 @@ var commands = map[string]command{
 
 // The one place the model meets the runtime: sessions in neural and compare mode,
 // from every front end, get their backend from a model server (ndb-infer, started
-// over a pipe on first use, or one named by --model-server): ndb itself is pure Go.
-func init() { session.RegisterNeural(modelserver.Open) }
+// over a pipe on first use, or one named by --model-server; it starts as the launch
+// arrives, beside the parse): ndb itself is pure Go.
+func init() {
+	session.RegisterNeural(modelserver.Open)
+	session.RegisterNeuralWarmer(modelserver.Warm)
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
