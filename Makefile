@@ -3,11 +3,14 @@
 
 GO      ?= go
 BIN     := bin/ndb
+# The model server: the only binary that links libtorch (the model's forward pass and
+# training). ndb starts it over a pipe at the first neural session; ndb itself is pure Go.
+INFER   := bin/ndb-infer
 PYTHON  ?= python3
 
 # Packages that need no libtorch (they must build and test without it), and those
 # that do (the model, training, and the binary that holds them).
-PURE_PKGS  := ./grammar/... ./trace/... ./session/... ./adapter/... ./models/... ./internal/... \
+PURE_PKGS  := ./grammar/... ./trace/... ./session/... ./adapter/... ./models/... ./modelserver/... ./internal/... \
               ./train/corpus/... ./train/corpusstats/... ./train/synth/... ./train/decontam/... ./train/progress/... ./train/eval/...
 TORCH_PKGS := ./infer/... ./train ./cmd/...
 
@@ -15,7 +18,7 @@ TORCH_PKGS := ./infer/... ./train ./cmd/...
 
 -include mk/*.mk
 
-.PHONY: all build test demo vet fmt deps testsuite debugpy data train clean golden results
+.PHONY: all build pure test demo vet fmt deps testsuite debugpy data train clean golden results
 
 all: build
 
@@ -35,7 +38,15 @@ debugpy:
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-debugpy >/dev/null; }
 
 build: deps libtorch
-	$(GO) build -o $(BIN) ./cmd/ndb
+	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/ndb
+	$(GO) build -o $(INFER) ./cmd/ndb-infer
+
+# ndb is pure Go: it builds, vets and passes its tests with no C compiler and no
+# libtorch (the tests that need the model skip: they cannot build ndb-infer).
+pure: deps
+	CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/ndb
+	CGO_ENABLED=0 $(GO) vet ./cmd/ndb ./modelserver/...
+	CGO_ENABLED=0 $(GO) test -count=1 -p 1 ./cmd/ndb ./modelserver/...
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
@@ -47,11 +58,12 @@ vet: libtorch
 # -p 1: the tracer tests run Python workers against wall-clock limits; one package at
 # a time keeps a small machine from starving them.
 # The libtorch packages run without -race (cgo-heavy, and all model calls stay on one
-# goroutine by design).
-test: deps testsuite debugpy libtorch pytorch-ref vet
+# goroutine by design). cmd/ndb is pure but tested with them: its neural tests run
+# the ndb-infer built here (NDB_INFER).
+test: deps testsuite debugpy libtorch pytorch-ref vet build pure
 	$(GO) test -race -count=1 -p 1 $(PURE_PKGS)
-	$(GO) test -count=1 -p 1 $(TORCH_PKGS)
-	$(MAKE) build vscode-test e2e
+	NDB_INFER=$(abspath $(INFER)) $(GO) test -count=1 -p 1 $(TORCH_PKGS)
+	$(MAKE) vscode-test e2e
 
 # The main job: real debugger trajectories of a testdata program, then the bundled
 # model's predictions of the same session side by side with the recorded one.

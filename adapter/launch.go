@@ -30,6 +30,9 @@ type LaunchConfig struct {
 	Mode  session.Mode
 	// Model is a checkpoint path for the neural backend; empty means its default.
 	Model string
+	// ModelServer is the HOST:PORT of a model server (ndb-infer --listen) that runs
+	// the model; empty means the server's --model-server, else ndb-infer over a pipe.
+	ModelServer string
 	// Temperature of the model's sampling; 0 is greedy.
 	Temperature float64
 	Seed        int64
@@ -48,7 +51,7 @@ const errNoModel = "%s mode needs a model: this build has no neural backend (use
 
 // launchFields are the launch arguments ndb reads; any other field is ignored (VS
 // Code adds its own: type, request, name, __sessionId, ...).
-var launchFields = []string{"program", "entry", "mode", "model", "temperature", "seed", "stopOnEntry", "maxSteps", "minConfidence", "cwd", "noDebug"}
+var launchFields = []string{"program", "entry", "mode", "model", "modelServer", "temperature", "seed", "stopOnEntry", "maxSteps", "minConfidence", "cwd", "noDebug"}
 
 // parseLaunch validates the arguments of a launch request. Relative program and
 // model paths are resolved against cwd (the launch's "cwd" when set).
@@ -107,13 +110,20 @@ func parseLaunch(raw json.RawMessage, cwd string) (LaunchConfig, []string, error
 		}
 		cfg.Mode = mode
 	}
+	if v, ok := args["modelServer"]; ok {
+		if err := decodeString(v, &cfg.ModelServer); err != nil || !strings.Contains(cfg.ModelServer, ":") {
+			return cfg, ignored, badLaunch("modelServer", "a model server's HOST:PORT", v)
+		}
+	}
 	if v, ok := args["model"]; ok {
 		if err := decodeString(v, &cfg.Model); err != nil || cfg.Model == "" {
 			return cfg, ignored, badLaunch("model", "a checkpoint path", v)
 		}
-		cfg.Model = absPath(cfg.Model, cwd)
-		if _, err := os.Stat(cfg.Model); err != nil {
-			return cfg, ignored, errorf(ErrLaunchArguments, "launch: model %s: %v", cfg.Model, unwrapPathError(err))
+		if cfg.ModelServer == "" { // else a path on the server's machine
+			cfg.Model = absPath(cfg.Model, cwd)
+			if _, err := os.Stat(cfg.Model); err != nil {
+				return cfg, ignored, errorf(ErrLaunchArguments, "launch: model %s: %v", cfg.Model, unwrapPathError(err))
+			}
 		}
 	}
 	if v, ok := args["temperature"]; ok {

@@ -42,3 +42,25 @@ func TestParseLaunchDefaults(t *testing.T) {
 		}
 	}
 }
+
+// "modelServer" names a model server elsewhere; its "model" is a path there, not
+// checked here.
+func TestParseLaunchModelServer(t *testing.T) {
+	prog := filepath.Join(t.TempDir(), "p.py")
+	if err := os.WriteFile(prog, []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _, err := parseLaunch(json.RawMessage(`{"program": "`+prog+`", "mode": "neural", "modelServer": "gpu-box:7070", "model": "/srv/models/big"}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.ModelServer != "gpu-box:7070" || cfg.Model != "/srv/models/big" {
+		t.Errorf("config %+v", cfg)
+	}
+	for _, bad := range []string{`{"program": "` + prog + `", "modelServer": 7070}`, `{"program": "` + prog + `", "modelServer": "gpu-box"}`,
+		`{"program": "` + prog + `", "model": "/srv/models/big"}`} {
+		if _, _, err := parseLaunch(json.RawMessage(bad), ""); err == nil {
+			t.Errorf("parseLaunch(%s) succeeded", bad)
+		}
+	}
+}

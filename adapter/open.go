@@ -24,6 +24,9 @@ func (s *Server) launch(ctx context.Context, cfg LaunchConfig) (*launched, error
 	if cfg.Model != "" {
 		opt.Model = cfg.Model
 	}
+	if cfg.ModelServer != "" {
+		opt.ModelServer = cfg.ModelServer
+	}
 	if cfg.Mode != session.ModeRecorded && opt.Neural == nil && !session.NeuralAvailable() {
 		return nil, errorf(ErrBackend, errNoModel, cfg.Mode)
 	}

@@ -68,6 +68,9 @@ func (m *Model) Close() {
 		m.cache.free()
 		m.cache = nil
 	}
+	if m.shared {
+		return
+	}
 	m.rope.free()
 	drop(m.mask)
 	for _, b := range m.blocks {

@@ -44,6 +44,7 @@ type Model struct {
 	negInf *ts.Scalar // -Inf, the masked attention score
 	scale  *ts.Scalar // 1/sqrt(headDim), the attention score scale
 	cache  *kvCache   // allocated at the first cached forward pass
+	shared bool       // a Share: Close frees only its cache
 }
 
 // Param is one named parameter of a Model.

@@ -7,7 +7,7 @@
 #   vscode-clean  remove node_modules, out, the shipped binary and the .vsix
 # Variables:
 #   NPM             npm (default: npm)
-#   NDB_VSIX_BIN=1  ship bin/ndb inside the .vsix (vscode-extension/bin/ndb, a
+#   NDB_VSIX_BIN=1  ship bin/ndb and bin/ndb-infer (the model server) inside the .vsix (a
 #                   platform-specific package for this machine's target); by default the
 #                   extension runs the `ndb.path` setting or `ndb` on PATH
 #   NDB_VSIX_TARGET the vsce --target of a package with the binary (default linux-x64)
@@ -37,7 +37,8 @@ vsix: vscode-deps
 	rm -rf $(VSCODE_DIR)/bin
 ifeq ($(NDB_VSIX_BIN),1)
 	@test -x $(BIN) || $(MAKE) build
-	mkdir -p $(VSCODE_DIR)/bin && cp $(BIN) $(VSCODE_DIR)/bin/ndb
+	@test -x $(INFER) || $(MAKE) build
+	mkdir -p $(VSCODE_DIR)/bin && cp $(BIN) $(VSCODE_DIR)/bin/ndb && cp $(INFER) $(VSCODE_DIR)/bin/ndb-infer
 	cd $(VSCODE_DIR) && $(NPM) run package -- --target $(NDB_VSIX_TARGET)
 else
 	cd $(VSCODE_DIR) && $(NPM) run package

@@ -17,6 +17,22 @@ var ErrNoNeural = errors.New("this build of ndb has no neural backend (use the r
 var registry struct {
 	mu sync.Mutex
 	f  NeuralFactory
+	w  func(Options)
+}
+
+// RegisterNeuralWarmer sets a function that Open calls, on its own goroutine, as a
+// neural or compare session of the registered factory starts opening, before the
+// program is parsed or recorded: a model server can start meanwhile.
+func RegisterNeuralWarmer(w func(Options)) {
+	registry.mu.Lock()
+	defer registry.mu.Unlock()
+	registry.w = w
+}
+
+func registeredWarmer() func(Options) {
+	registry.mu.Lock()
+	defer registry.mu.Unlock()
+	return registry.w
 }
 
 // RegisterNeural sets the factory of the neural backend, once, in the binary that

@@ -90,9 +90,18 @@ type Options struct {
 	// (trace.ParseResult.Facts) constrain them too: every predicted state is one the
 	// program can reach after the action (docs/decisions.md, "Program facts").
 	GrammarOnly bool
+	// ModelServer is the address (HOST:PORT) of a listening model server
+	// (ndb-infer --listen) that runs the model; "" starts ndb-infer over a pipe.
+	ModelServer string
 	// Neural builds the neural backend instead of the registered factory (tests).
 	Neural NeuralFactory
 }
+
+// Constraint modes of --constraints (Options.GrammarOnly).
+const (
+	ConstraintsProgram = "program" // the grammar and the program facts (the default)
+	ConstraintsGrammar = "grammar" // the grammar alone: the raw model
+)
 
 // ReadSource reads a program file as Python reads it (trace.DecodeSource: its
 // "# coding:" declaration, a UTF-8 byte-order mark); a file that does not decode
@@ -114,6 +123,9 @@ func Open(ctx context.Context, prog Program, mode Mode, opt Options) (*Session, 
 	}
 	if mode != ModeRecorded && factory == nil {
 		return nil, fmt.Errorf("%s mode: %w", mode, ErrNoNeural)
+	}
+	if w := registeredWarmer(); mode != ModeRecorded && opt.Neural == nil && w != nil {
+		go w(opt)
 	}
 	backend, cmp, err := openBackend(ctx, &prog, mode, opt, factory)
 	if err != nil {

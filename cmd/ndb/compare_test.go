@@ -33,6 +33,7 @@ func captureStdout(t *testing.T, f func()) string {
 // TestCompareTinyModel runs `ndb compare` with the tiny random checkpoint: the
 // terminal table (plain, as stdout is no terminal), the summary and the HTML page.
 func TestCompareTinyModel(t *testing.T) {
+	needInfer(t)
 	t.Setenv("NDB_THREADS", "1")
 	count := filepath.Join("..", "..", "testdata", "programs", "count.py")
 	tiny := filepath.Join("..", "..", "testdata", "tinymodel")

@@ -10,8 +10,8 @@ import (
 	"github.com/rs/zerolog/log"
 
 	"github.com/ndb-project/ndb/adapter"
-	"github.com/ndb-project/ndb/infer"
 	"github.com/ndb-project/ndb/internal/loopback"
+	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/session"
 )
 
@@ -29,22 +29,23 @@ func runDAP(ctx context.Context, args []string) error {
 	device := fs.String("device", "cpu", "where neural and compare launches run the model: cpu, cuda, cuda:N or auto")
 	var grammarOnly bool
 	fs.Var(constraintsFlag{&grammarOnly}, "constraints", constraintsUsage)
+	modelServer := fs.String("model-server", "", "a model server's `ADDR` (HOST:PORT of ndb-infer --listen) for neural and compare launches that name no \"modelServer\" (default: ndb-infer started over a pipe)")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(rest) > 0 {
-		return badInput("usage: ndb dap [--listen ADDR [--allow-remote]] [--workers N] [--model DIR] [--device DEV] [--constraints program|grammar]")
+		return badInput("usage: ndb dap [--listen ADDR [--allow-remote]] [--workers N] [--model DIR] [--device DEV] [--constraints program|grammar] [--model-server ADDR]")
 	}
 	if *workers <= 0 {
 		return badInput("--workers must be positive")
 	}
-	if _, err := infer.ParseDevice(*device); err != nil {
+	if err := modelserver.CheckDevice(*device); err != nil {
 		return badInput("%v", err)
 	}
 	// Neural and compare launches load the launch's "model" (else --model, else the
 	// bundled default) on --device, each session its own.
-	srv := adapter.NewServer(adapter.Config{Workers: *workers, Log: log.Logger, Session: session.Options{Model: *model, Device: *device, GrammarOnly: grammarOnly}})
+	srv := adapter.NewServer(adapter.Config{Workers: *workers, Log: log.Logger, Session: session.Options{Model: *model, Device: *device, GrammarOnly: grammarOnly, ModelServer: *modelServer}})
 	defer srv.Close()
 	if *listen == "" {
 		done := make(chan error, 1)

@@ -11,8 +11,7 @@ import (
 
 	"github.com/rs/zerolog/log"
 
-	"github.com/ndb-project/ndb/infer"
-	"github.com/ndb-project/ndb/infer/neural/evalmodel"
+	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/train/eval"
 	"github.com/ndb-project/ndb/train/eval/evalcmd"
 )
@@ -74,15 +73,15 @@ func (f evalFlags) config(args []string) (evalcmd.Config, error) {
 		name = "model (" + filepath.Base(filepath.Clean(*f.model)) + ")"
 	}
 	load := func(temp, topP float64) (eval.Predictor, func(), error) {
-		if _, err := infer.ParseDevice(*f.device); err != nil {
+		if err := modelserver.CheckDevice(*f.device); err != nil {
 			return nil, nil, badInput("%v", err)
 		}
-		infer.SetThreads(0)
-		p, err := evalmodel.LoadPredictor(name, *f.model, *f.device, *f.maxTokens, infer.NewSampler(temp, topP, int64(*f.seed)))
+		p, err := modelserver.Default.NewPredictor(name, *f.model, *f.device, "",
+			modelserver.Sampling{Temperature: temp, TopP: topP, Seed: int64(*f.seed), MaxTokens: *f.maxTokens})
 		if err != nil {
 			return nil, nil, err
 		}
-		return p, p.Close, nil
+		return p, func() {}, nil
 	}
 	grammarOnly, err := parseConstraints(*f.constraints)
 	if err != nil {
@@ -107,8 +106,8 @@ func runEvalNextState(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *calib {
-		withCalibration(&cfg)
+	if *calib { // the fit reads every token's distribution: the model runs in ndb-infer's process
+		return execInfer(append([]string{"calibrate"}, args...))
 	}
 	return evalcmd.NextState(ctx, cfg, *corpus, *level)
 }
@@ -160,3 +159,7 @@ func runEvalHorizon(ctx context.Context, args []string) error {
 	}
 	return evalcmd.Horizon(ctx, cfg, rest[0], ks, *temp, *topP)
 }
+
+// The served model is constrained by each prompt's program facts as the in-process
+// one is: they travel with the prompt to ndb-infer.
+var _ evalcmd.Constrainable = (*modelserver.Predictor)(nil)

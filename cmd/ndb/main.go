@@ -28,7 +28,7 @@ import (
 	"os/signal"
 	"sort"
 
-	"github.com/ndb-project/ndb/infer/neural"
+	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/session"
 )
 
@@ -49,19 +49,26 @@ var commands = map[string]command{
 	"trajectory": {"print a debugger trajectory in the model's language", runTrajectory},
 	"compare":    {"the predicted and recorded sessions side by side (terminal, --html)", runCompare},
 	"data":       {"build the training corpus (ndb data gen)", runData},
-	"train":      {"train the model on a corpus", runTrain},
+	"train":      {"train the model on a corpus (runs ndb-infer train)", runTrain},
 	"eval":       {"the paper's evaluations on a checkpoint (nextstate, cruxeval, horizon)", runEval},
 }
 
 // The one place the model meets the runtime: sessions in neural and compare mode,
-// from every front end, get their backend from infer/neural.
-func init() { session.RegisterNeural(neural.Open) }
+// from every front end, get their backend from a model server (ndb-infer, started
+// over a pipe on first use, or one named by --model-server; it starts as the launch
+// arrives, beside the parse): ndb itself is pure Go.
+func init() {
+	session.RegisterNeural(modelserver.Open)
+	session.RegisterNeuralWarmer(modelserver.Warm)
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	setupLogging()
-	os.Exit(run(ctx, os.Args[1:]))
+	code := run(ctx, os.Args[1:])
+	modelserver.Default.Close() // the model server started for this process, if any
+	os.Exit(code)
 }
 
 func run(ctx context.Context, args []string) int {
@@ -75,6 +82,10 @@ func run(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	if err := cmd.run(ctx, args[1:]); err != nil {
+		var ie inferExit
+		if errors.As(err, &ie) { // ndb-infer said why
+			return ie.code
+		}
 		fmt.Fprintf(os.Stderr, "ndb %s: %v\n", args[0], err)
 		var ue usageError
 		if errors.As(err, &ue) {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/ndb-project/ndb/adapter"
 	"github.com/ndb-project/ndb/adapter/mcp"
-	"github.com/ndb-project/ndb/infer"
 	"github.com/ndb-project/ndb/internal/loopback"
+	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/session"
 )
 
@@ -52,7 +52,7 @@ func runMCP(ctx context.Context, args []string) error {
 	case *maxSessions < 0 || *idle < 0:
 		return badInput("--max-sessions and --idle-timeout must not be negative")
 	}
-	if _, err := infer.ParseDevice(*device); err != nil {
+	if err := modelserver.CheckDevice(*device); err != nil {
 		return badInput("%v", err)
 	}
 	if *model != "" {

@@ -10,6 +10,7 @@ import (
 // TestPredictPrintsConfidence: `ndb predict` prints the state with the model's
 // confidence in each part, probabilities, the whole state's the smallest.
 func TestPredictPrintsConfidence(t *testing.T) {
+	needInfer(t)
 	t.Setenv("NDB_THREADS", "1")
 	count := filepath.Join("..", "..", "testdata", "programs", "count.py")
 	tiny := filepath.Join("..", "..", "testdata", "tinymodel")

@@ -8,8 +8,7 @@ import (
 
 	"github.com/rs/zerolog/log"
 
-	"github.com/ndb-project/ndb/infer"
-	"github.com/ndb-project/ndb/infer/neural"
+	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/session"
 	"github.com/ndb-project/ndb/trace"
 )
@@ -85,9 +84,9 @@ const constraintsUsage = "what constrains the model: program (the grammar and th
 // grammar alone (session.Options.GrammarOnly).
 func parseConstraints(mode string) (grammarOnly bool, err error) {
 	switch mode {
-	case neural.ConstraintsProgram:
+	case session.ConstraintsProgram:
 		return false, nil
-	case neural.ConstraintsGrammar:
+	case session.ConstraintsGrammar:
 		return true, nil
 	}
 	return false, badInput("--constraints %q: want program or grammar", mode)
@@ -98,9 +97,9 @@ type constraintsFlag struct{ grammarOnly *bool }
 
 func (f constraintsFlag) String() string {
 	if f.grammarOnly != nil && *f.grammarOnly {
-		return neural.ConstraintsGrammar
+		return session.ConstraintsGrammar
 	}
-	return neural.ConstraintsProgram
+	return session.ConstraintsProgram
 }
 
 func (f constraintsFlag) Set(s string) error {
@@ -117,12 +116,11 @@ func checkModelFlags(o session.Options) error {
 	if o.Temperature < 0 {
 		return badInput("--temperature must not be negative")
 	}
-	if _, err := infer.ParseDevice(o.Device); err != nil {
+	if err := modelserver.CheckDevice(o.Device); err != nil {
 		return badInput("%v", err)
 	}
 	if st, err := os.Stat(o.Model); o.Model != "" && (err != nil || !st.IsDir()) {
 		return badInput("--model %s: not a checkpoint folder", o.Model)
 	}
-	infer.SetThreads(0)
 	return nil
 }

@@ -4,13 +4,14 @@ import (
 	"github.com/rs/zerolog/log"
 
 	"github.com/ndb-project/ndb/grammar"
+	"github.com/ndb-project/ndb/session"
 	"github.com/ndb-project/ndb/trace"
 )
 
-// Constraint modes of ModelOptions / --constraints.
+// Constraint modes of --constraints (session.Options.GrammarOnly).
 const (
-	ConstraintsProgram = "program" // the grammar and the program facts (the default)
-	ConstraintsGrammar = "grammar" // the grammar alone: the raw model
+	ConstraintsProgram = session.ConstraintsProgram // the grammar and the program facts (the default)
+	ConstraintsGrammar = session.ConstraintsGrammar // the grammar alone: the raw model
 )
 
 // ProgramOf returns the program facts of a parse over gctx, ready for constrained

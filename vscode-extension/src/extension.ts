@@ -1,8 +1,8 @@
 // The ndb extension: a debugger of type "ndb" for Python files, served by `ndb dap`.
 import * as vscode from 'vscode';
-import { resolveNdbPath } from './ndbPath';
+import { resolveInferPath, resolveNdbPath } from './ndbPath';
 
-export { resolveNdbPath };
+export { resolveInferPath, resolveNdbPath };
 
 export const DEBUG_TYPE = 'ndb';
 
@@ -52,13 +52,16 @@ export class NdbConfigurationProvider implements vscode.DebugConfigurationProvid
   }
 }
 
-/** Starts `ndb dap` on stdio for each debug session. */
+/** Starts `ndb dap` on stdio for each debug session (with the model server it finds). */
 export class NdbAdapterFactory implements vscode.DebugAdapterDescriptorFactory {
   constructor(private readonly context: vscode.ExtensionContext) {}
 
   createDebugAdapterDescriptor(): vscode.ProviderResult<vscode.DebugAdapterDescriptor> {
-    const configured = vscode.workspace.getConfiguration('ndb').get<string>('path', '');
-    return new vscode.DebugAdapterExecutable(resolveNdbPath(configured, this.context.extensionPath), ['dap']);
+    const settings = vscode.workspace.getConfiguration('ndb');
+    const ndb = resolveNdbPath(settings.get<string>('path', ''), this.context.extensionPath);
+    const infer = resolveInferPath(settings.get<string>('inferPath', ''), this.context.extensionPath);
+    // The environment given is merged with the extension host's.
+    return new vscode.DebugAdapterExecutable(ndb, ['dap'], infer ? { env: { NDB_INFER: infer } } : undefined);
   }
 }
 

@@ -22,6 +22,28 @@ export function resolveNdbPath(
   return 'ndb';
 }
 
+/**
+ * The model server for neural and compare sessions, passed to `ndb dap` as NDB_INFER:
+ * the `ndb.inferPath` setting when set, else the ndb-infer shipped beside the
+ * extension's ndb (bin/ndb-infer), else undefined: ndb then looks beside itself and
+ * on PATH. ndb is pure Go; ndb-infer is the one binary that links libtorch.
+ */
+export function resolveInferPath(
+  setting: string | undefined,
+  extensionPath: string,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  if (setting && setting.trim() !== '') {
+    return setting.trim();
+  }
+  const shipped = path.join(extensionPath, 'bin', platform === 'win32' ? 'ndb-infer.exe' : 'ndb-infer');
+  if (fs.existsSync(shipped)) {
+    if (platform !== 'win32') ensureExecutable(shipped);
+    return shipped;
+  }
+  return undefined;
+}
+
 /** A .vsix may drop the executable bit of a shipped binary: put it back when it can. */
 function ensureExecutable(file: string): void {
   try {

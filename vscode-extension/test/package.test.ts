@@ -3,7 +3,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { resolveNdbPath } from '../src/ndbPath';
+import { resolveInferPath, resolveNdbPath } from '../src/ndbPath';
 import { EXT_DIR } from './helpers';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(EXT_DIR, 'package.json'), 'utf8'));
@@ -19,7 +19,7 @@ describe('package.json', function () {
 
   it('documents every launch attribute with its type and default', () => {
     const props = dbg.configurationAttributes.launch.properties;
-    for (const name of ['program', 'entry', 'mode', 'model', 'temperature', 'seed', 'stopOnEntry', 'maxSteps', 'minConfidence']) {
+    for (const name of ['program', 'entry', 'mode', 'model', 'modelServer', 'temperature', 'seed', 'stopOnEntry', 'maxSteps', 'minConfidence']) {
       const p = props[name];
       assert.ok(p, `attribute ${name}`);
       assert.ok(p.type, `${name}: type`);
@@ -93,5 +93,26 @@ describe('resolveNdbPath', function () {
     assert.strictEqual(resolveNdbPath('', dir, 'linux'), path.join(dir, 'bin', 'ndb'));
     assert.strictEqual(resolveNdbPath('', dir, 'win32'), 'ndb');
     assert.ok(fs.statSync(path.join(dir, 'bin', 'ndb')).mode & 0o100, 'made executable');
+  });
+});
+
+describe('resolveInferPath', function () {
+  let dir: string;
+  before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ndb-ext-')); });
+  after(() => { fs.rmSync(dir, { recursive: true, force: true }); });
+
+  it('prefers the ndb.inferPath setting', () => {
+    assert.strictEqual(resolveInferPath(' /opt/ndb/bin/ndb-infer ', dir), '/opt/ndb/bin/ndb-infer');
+  });
+
+  it('leaves the search to ndb when nothing is shipped', () => {
+    assert.strictEqual(resolveInferPath('', dir), undefined);
+  });
+
+  it('uses the model server shipped in the extension (bin/ndb-infer)', () => {
+    fs.mkdirSync(path.join(dir, 'bin'));
+    fs.writeFileSync(path.join(dir, 'bin', 'ndb-infer'), '');
+    assert.strictEqual(resolveInferPath('', dir, 'linux'), path.join(dir, 'bin', 'ndb-infer'));
+    assert.strictEqual(resolveInferPath('', dir, 'win32'), undefined);
   });
 });
