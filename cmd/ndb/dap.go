@@ -4,13 +4,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"net"
 	"os"
 
 	"github.com/rs/zerolog/log"
 
 	"github.com/ndb-project/ndb/adapter"
-	"github.com/ndb-project/ndb/internal/loopback"
 	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/session"
 )
@@ -58,14 +56,7 @@ func runDAP(ctx context.Context, args []string) error {
 			return nil
 		}
 	}
-	addr, err := adapter.ListenAddr(*listen)
-	if err != nil {
-		return badInput("%v", err)
-	}
-	if err := loopback.Check("ndb dap", addr, *allowRemote, os.Stderr); err != nil {
-		return badInput("%v", err)
-	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listenTCP("ndb dap", *listen, *allowRemote)
 	if err != nil {
 		return err
 	}

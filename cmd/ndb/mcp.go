@@ -5,16 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"time"
 
 	"github.com/rs/zerolog/log"
 
-	"github.com/ndb-project/ndb/adapter"
 	"github.com/ndb-project/ndb/adapter/mcp"
-	"github.com/ndb-project/ndb/internal/loopback"
 	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/session"
 )
@@ -75,14 +72,7 @@ func runMCP(ctx context.Context, args []string) error {
 			return nil // a read of stdin may not be interruptible: leave it to the exit
 		}
 	}
-	addr, err := adapter.ListenAddr(*listen)
-	if err != nil {
-		return badInput("%v", err)
-	}
-	if err := loopback.Check("ndb mcp", addr, *allowRemote, os.Stderr); err != nil {
-		return badInput("%v", err)
-	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listenTCP("ndb mcp", *listen, *allowRemote)
 	if err != nil {
 		return err
 	}
