@@ -84,7 +84,7 @@ demo: build
 # tokenized (build/corpus) with the shipped tokenizer, so that a run can start from the
 # shipped weights. The long run's recipe trains 90% on function-level windows, so the
 # corpus is sized for it: 12,000 programs and a tenth of repository-level trajectories
-# give about 70M training tokens (10 min on two cores). DATA_FLAGS= for `ndb data gen`'s
+# give 74.6M training tokens (19 min on two loaded cores). DATA_FLAGS= for `ndb data gen`'s
 # own defaults (50,000 programs, half repository level, a new tokenizer: 587M tokens).
 DATA_FLAGS ?= --programs 12000 --repo-share 0.1 --tokenizer models/default/tokenizer.json
 data: build/corpus/train.bin build/corpus/train.levels
