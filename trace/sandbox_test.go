@@ -319,3 +319,47 @@ def f():
 		t.Errorf("a traced program reached a listener on the host")
 	}
 }
+
+// What a run leaves in its directory goes with it: nested directories, one it made
+// unreadable, a read-only file; a link out of the directory is removed, not
+// followed.
+func TestSandboxRunDirectoryRemoved(t *testing.T) {
+	p := tpNew(t, trace.PoolOptions{Workers: 1})
+	outside := t.TempDir()
+	keep := filepath.Join(outside, "keep")
+	if err := os.WriteFile(keep, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := fmt.Sprintf(`import os
+def f():
+    os.makedirs("a/b/c")
+    with open("a/b/c/file", "w") as out:
+        out.write("x")
+    os.makedirs("locked/inner")
+    with open("locked/inner/f", "w") as out:
+        out.write("y")
+    os.chmod("locked/inner", 0)
+    os.chmod("locked", 0)
+    with open("ro", "w") as out:
+        out.write("z")
+    os.chmod("ro", 0o400)
+    os.symlink(%q, "out")
+    os.symlink(%q, "a/out-file")
+    return os.getcwd()
+`, outside, keep)
+	res, err := p.Trace(tpCtx(t), trace.TraceRequest{Source: src, Entry: "f()", Limits: trace.Limits{WallSecs: 20}})
+	if err != nil || res.Status != trace.StatusNormal {
+		t.Fatalf("%s %q %v", res.Status, res.Exception, err)
+	}
+	dir := strings.Trim(tpLast(res).Arg, "'")
+	if !strings.Contains(dir, "ndb-run-") {
+		t.Fatalf("the run's directory is %q", dir)
+	}
+	// The zygote removes the directory before it answers.
+	if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the run's directory %s outlived it: %v", dir, err)
+	}
+	if b, err := os.ReadFile(keep); err != nil || string(b) != "mine" {
+		t.Errorf("a file the run linked to, outside its directory: %q, %v; want it untouched", b, err)
+	}
+}

@@ -1134,6 +1134,7 @@ class _Zygote:
     subreaper = False
     netns = False  # runs get a user and network namespace of their own
     nproc = RUN_NPROC
+    run_parent = "/tmp"  # where run directories are made
     run_pid = 0  # the child serving the current request, 0 when idle
     spare = None  # (pid, request pipe, answer pipe, directory) of the next run
 
@@ -1155,6 +1156,7 @@ def _init_zygote(kill_grace):
     except (ImportError, OSError, AttributeError):
         _Zygote.libc = None
     _Zygote.nproc = _user_processes() + RUN_NPROC
+    _Zygote.run_parent = _run_dir_parent()
     # The zygote and its runs get a network namespace of their own, made once
     # here (a new one per run cost more than the run); each run then adds a user
     # namespace of its own, so that it has no capability over the zygote.
@@ -1162,12 +1164,12 @@ def _init_zygote(kill_grace):
     signal.signal(signal.SIGTERM, _on_term)
     # What the methods import on first use is imported once here, not in every
     # run (an import of ast in each child cost more than the trace itself).
+    # tempfile, shutil and traceback are not: the run directory is made and
+    # removed with os alone, and each of them would add pages that every fork
+    # copies the page tables of.
     import ast  # noqa: F401
     import opcode
     import select  # noqa: F401
-    import shutil  # noqa: F401
-    import tempfile  # noqa: F401
-    import traceback  # noqa: F401
 
     global _RESUME
     _RESUME = opcode.opmap.get("RESUME", -1)
@@ -1214,9 +1216,7 @@ def _spawn_spare():
     """Fork the child that will serve the next request, ahead of it: while the
     zygote is idle, the fork and the sandbox's set-up are off the request's path.
     The child waits for its request on a pipe of its own."""
-    import tempfile
-
-    tmp = tempfile.mkdtemp(prefix="ndb-run-")
+    tmp = _make_run_dir()
     req_r, req_w = os.pipe()
     ans_r, ans_w = os.pipe()
     pid = os.fork()
@@ -1251,8 +1251,6 @@ def _take_spare():
 
 def _drop_spare():
     """Kill the waiting child and remove its directory."""
-    import shutil
-
     if _Zygote.spare is None:
         return
     pid, req_w, ans_r, tmp = _Zygote.spare
@@ -1264,7 +1262,66 @@ def _drop_spare():
         os.waitpid(pid, 0)
     except OSError:
         pass
-    shutil.rmtree(tmp, ignore_errors=True)
+    _remove_run_dir(tmp)
+
+
+def _run_dir_parent():
+    """Where run directories are made: $TMPDIR as the zygote got it, else /tmp
+    (tempfile.gettempdir's first choices, without importing tempfile)."""
+    for d in (os.environ.get("TMPDIR"), "/tmp", "/var/tmp"):
+        if d and os.path.isdir(d) and os.access(d, os.W_OK | os.X_OK):
+            return d
+    return os.getcwd()
+
+
+def _make_run_dir():
+    """A new, empty directory only this user can enter (what tempfile.mkdtemp
+    makes: a random name, mode 0700, never an existing one), with os alone."""
+    for _ in range(100):
+        path = "%s/ndb-run-%s" % (_Zygote.run_parent, os.urandom(6).hex())
+        try:
+            os.mkdir(path, 0o700)
+            return path
+        except FileExistsError:
+            continue
+    raise FileExistsError("no free name for a run directory in %s" % _Zygote.run_parent)
+
+
+def _remove_run_dir(path):
+    """Remove a run's directory and whatever the run left in it. An empty one (the
+    usual case) costs one rmdir; anything else is walked without following links,
+    and what cannot be removed is left (as shutil.rmtree(ignore_errors=True))."""
+    try:
+        os.rmdir(path)
+        return
+    except FileNotFoundError:
+        return
+    except OSError:
+        pass
+    _remove_tree(path, 0)
+
+
+def _remove_tree(path, depth):
+    try:
+        entries = list(os.scandir(path))
+    except OSError:
+        entries = []
+    for e in entries:
+        try:
+            if e.is_dir(follow_symlinks=False) and depth < 256:
+                try:
+                    os.chmod(e.path, 0o700)  # a run may have made it unreadable
+                except OSError:
+                    pass
+                _remove_tree(e.path, depth + 1)
+            else:
+                os.unlink(e.path)
+        except OSError:
+            pass
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
 
 
 def _enter_sandbox(tmp, request_fd, answer_fd):
@@ -1294,8 +1351,7 @@ def _enter_sandbox(tmp, request_fd, answer_fd):
     _rlimit(resource.RLIMIT_FSIZE, RUN_FSIZE, RUN_FSIZE)
     os.chdir(tmp)
     _State.cwd = tmp
-    os.environ["TMPDIR"] = tmp
-    sys.modules["tempfile"].tempdir = tmp
+    os.environ["TMPDIR"] = tmp  # tempfile, imported by a program, starts from it
     os.register_at_fork(after_in_child=_forked)
 
 
@@ -1309,16 +1365,23 @@ def _unshare(flags):
     uid, gid = os.getuid(), os.getgid()
     if _Zygote.libc.unshare(flags) != 0:
         return False
+    # os.open and os.write rather than open(): the io objects of open() cost a
+    # run more (in pages copied) than the unshare itself.
     for path, text in (
-        ("/proc/self/setgroups", "deny"),
-        ("/proc/self/uid_map", "%d %d 1" % (uid, uid)),
-        ("/proc/self/gid_map", "%d %d 1" % (gid, gid)),
+        (b"/proc/self/setgroups", b"deny"),
+        (b"/proc/self/uid_map", b"%d %d 1" % (uid, uid)),
+        (b"/proc/self/gid_map", b"%d %d 1" % (gid, gid)),
     ):
         try:
-            with open(path, "w") as f:
-                f.write(text)
+            fd = os.open(path, os.O_WRONLY)
+        except OSError:
+            continue
+        try:
+            os.write(fd, text)
         except OSError:
             pass
+        finally:
+            os.close(fd)
     return True
 
 
@@ -1384,7 +1447,6 @@ def _run_sandboxed(method, line, params, link):
     within the limit plus the kill grace, clean up after the child, and return
     the JSON-RPC body ("result": ... or "error": ...) as bytes."""
     import select
-    import shutil
 
     lim = _Limits(params.get("limits"))
     pid, w, r, tmp = _take_spare()
@@ -1438,7 +1500,7 @@ def _run_sandboxed(method, line, params, link):
     finally:
         os.close(r)
         status = _end_run(pid)
-        shutil.rmtree(tmp, ignore_errors=True)
+        _remove_run_dir(tmp)
     if timed_out:
         msg = "time limit: the program ran past %gs and was killed" % lim.wall_secs
         return _error_body(CODE_RUN_TIMEOUT, msg)
