@@ -48,9 +48,12 @@ type Pool struct {
 	log     zerolog.Logger
 	version string
 
-	// slots holds exactly `size` entries: an idle worker, or nil for a worker
-	// to start on demand (its replacement failed, or is due).
-	slots chan *worker
+	// Every one of the `size` slots is, at any time, in use by a request, an
+	// idle worker in idle, or a token in empty: a worker to start on demand
+	// (not started yet, or its replacement failed). A request takes an idle
+	// worker when there is one and starts one only when there is none.
+	idle  chan *worker
+	empty chan struct{}
 	done  chan struct{}
 
 	mu     sync.Mutex
@@ -65,8 +68,10 @@ type Pool struct {
 	restarts  atomic.Int64
 }
 
-// NewPool resolves the interpreter and starts the workers. ctx bounds the start
-// only. It fails with ErrNoPython when the interpreter is missing or too old.
+// NewPool resolves the interpreter and starts the first worker; the others start
+// when requests overlap (a debugging session, which sends one request at a time,
+// never starts a second). ctx bounds the start only. It fails with ErrNoPython
+// when the interpreter is missing or too old.
 func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()
@@ -88,36 +93,23 @@ func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
 		grace:   opts.Grace,
 		log:     log,
 		version: version,
-		slots:   make(chan *worker, opts.Workers),
+		idle:    make(chan *worker, opts.Workers),
+		empty:   make(chan struct{}, opts.Workers),
 		done:    make(chan struct{}),
 		live:    make(map[*worker]struct{}),
 	}
-	// Start the workers side by side.
-	type started struct {
-		w   *worker
-		err error
-	}
-	results := make(chan started, opts.Workers)
-	for range opts.Workers {
-		go func() {
-			w, err := p.spawn(ctx)
-			results <- started{w, err}
-		}()
-	}
-	var first error
-	for range opts.Workers {
-		r := <-results
-		if r.err != nil && first == nil {
-			first = r.err
-		}
-		if r.w != nil {
-			p.sandbox = r.w.sandbox
-		}
-		p.slots <- r.w
-	}
-	if first != nil {
+	// One worker now, to prove the interpreter and the sandbox work; starting
+	// them all would put their start-up on the first request's path (on a
+	// two-core machine the second worker's start competed with the first trace).
+	w, err := p.spawn(ctx)
+	if err != nil {
 		p.Close()
-		return nil, fmt.Errorf("trace: new pool: %w", first)
+		return nil, fmt.Errorf("trace: new pool: %w", err)
+	}
+	p.sandbox = w.sandbox
+	p.idle <- w
+	for range opts.Workers - 1 {
+		p.empty <- struct{}{}
 	}
 	log.Debug().Int("workers", p.size).Str("python", python).Str("version", version).Msg("trace pool ready")
 	return p, nil
@@ -207,39 +199,53 @@ func (p *Pool) do(ctx context.Context, method string, params, result any, wall t
 	return err
 }
 
-// acquire takes an idle worker, starting one when its slot is empty.
+// acquire takes an idle worker; only when there is none does it start one in an
+// empty slot (or wait for a busy one, whichever comes first).
 func (p *Pool) acquire(ctx context.Context) (*worker, error) {
-	for {
+	var w *worker
+	select {
+	case w = <-p.idle:
+	default:
 		select {
 		case <-p.done:
 			return nil, ErrPoolClosed
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case w := <-p.slots:
-			if p.isClosed() {
-				p.slots <- w
-				return nil, ErrPoolClosed
-			}
-			if w != nil && w.alive() {
-				return w, nil
-			}
-			if w != nil { // died while idle
-				p.forget(w)
-				p.restarts.Add(1)
-			}
-			nw, err := p.spawn(ctx)
-			if err != nil {
-				p.slots <- nil
-				return nil, err
-			}
-			return nw, nil
+		case w = <-p.idle:
+		case <-p.empty:
 		}
 	}
+	if p.isClosed() {
+		p.putBack(w)
+		return nil, ErrPoolClosed
+	}
+	if w != nil && w.alive() {
+		return w, nil
+	}
+	if w != nil { // died while idle
+		p.forget(w)
+		p.restarts.Add(1)
+	}
+	nw, err := p.spawn(ctx)
+	if err != nil {
+		p.empty <- struct{}{}
+		return nil, err
+	}
+	return nw, nil
+}
+
+// putBack returns a slot: a worker to idle, nil (no worker) to empty.
+func (p *Pool) putBack(w *worker) {
+	if w == nil {
+		p.empty <- struct{}{}
+		return
+	}
+	p.idle <- w
 }
 
 // release returns a healthy worker to its slot.
 func (p *Pool) release(w *worker) {
-	p.slots <- w
+	p.idle <- w
 }
 
 // replace kills a broken worker and starts its successor in the background;
@@ -252,7 +258,7 @@ func (p *Pool) replace(w *worker, why error) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
-		p.slots <- nil
+		p.empty <- struct{}{}
 		return
 	}
 	p.log.Warn().Err(why).Int("worker_pid", w.pid).Msg("replacing trace worker")
@@ -273,7 +279,10 @@ func (p *Pool) replace(w *worker, why error) {
 		if err != nil && !p.isClosed() {
 			p.log.Error().Err(err).Msg("trace worker replacement failed; will retry on demand")
 		}
-		p.slots <- nw
+		if err != nil {
+			nw = nil
+		}
+		p.putBack(nw)
 	}()
 }
 

@@ -431,3 +431,67 @@ func TestWorkerRealStdoutGoesToLog(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// tpStartLog counts the workers a pool starts, from its log.
+type tpStartLog struct {
+	mu      sync.Mutex
+	started int
+}
+
+func (l *tpStartLog) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if strings.Contains(string(b), "trace worker started") {
+		l.started++
+	}
+	return len(b), nil
+}
+
+func (l *tpStartLog) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.started
+}
+
+// A pool starts one worker; one request at a time never starts another, and
+// overlapping requests start the others.
+func TestPoolStartsWorkersOnDemand(t *testing.T) {
+	var starts tpStartLog
+	p := tpNew(t, trace.PoolOptions{Workers: 3, Log: zerolog.New(&starts).Level(zerolog.DebugLevel)})
+	if n := starts.count(); n != 1 {
+		t.Fatalf("NewPool started %d workers, want 1", n)
+	}
+	for range 4 {
+		res, err := p.Trace(tpCtx(t), trace.TraceRequest{Source: tpCount, Entry: `count("aa", "a")`})
+		if err != nil || res.Status != trace.StatusNormal {
+			t.Fatalf("%s %v", res.Status, err)
+		}
+	}
+	if n := starts.count(); n != 1 {
+		t.Errorf("one request at a time started %d workers, want 1", n)
+	}
+	slow := "import time\ndef f():\n    time.sleep(0.5)\n    return 1\n"
+	var wg sync.WaitGroup
+	errs := make(chan error, 3)
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := p.Trace(tpCtx(t), trace.TraceRequest{Source: slow, Entry: "f()", Limits: trace.Limits{WallSecs: 20}})
+			if err == nil && res.Status != trace.StatusNormal {
+				err = fmt.Errorf("status %s %q", res.Status, res.Exception)
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if n := starts.count(); n < 2 || n > 3 {
+		t.Errorf("three overlapping requests: %d workers started, want 2 or 3", n)
+	}
+}
