@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -82,36 +83,53 @@ func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
 	if opts.Grace <= 0 {
 		opts.Grace = DefaultGrace
 	}
-	python, version, err := ResolvePython(ctx, opts.Python)
+	// The first worker runs the interpreter as found; its ping says which
+	// executable and version that is (a separate Python run to ask was most of
+	// a launch's wait), and the other workers run that executable, so that a
+	// wrapper such as a pyenv shim is paid for once.
+	found, err := lookPython(opts.Python)
 	if err != nil {
 		return nil, fmt.Errorf("trace: new pool: %w", err)
 	}
 	log := opts.Log.With().Str("component", "trace-pool").Logger()
 	p := &Pool{
-		cfg:     workerConfig{python: python, memoryMiB: opts.MemoryMiB, killGrace: min(time.Second, opts.Grace/2), log: log},
-		size:    opts.Workers,
-		grace:   opts.Grace,
-		log:     log,
-		version: version,
-		idle:    make(chan *worker, opts.Workers),
-		empty:   make(chan struct{}, opts.Workers),
-		done:    make(chan struct{}),
-		live:    make(map[*worker]struct{}),
+		cfg:   workerConfig{python: found, memoryMiB: opts.MemoryMiB, killGrace: min(time.Second, opts.Grace/2), log: log},
+		size:  opts.Workers,
+		grace: opts.Grace,
+		log:   log,
+		idle:  make(chan *worker, opts.Workers),
+		empty: make(chan struct{}, opts.Workers),
+		done:  make(chan struct{}),
+		live:  make(map[*worker]struct{}),
 	}
 	// One worker now, to prove the interpreter and the sandbox work; starting
 	// them all would put their start-up on the first request's path (on a
 	// two-core machine the second worker's start competed with the first trace).
 	w, err := p.spawn(ctx)
 	if err != nil {
+		// A missing, broken or too old interpreter is ErrNoPython; ask it why.
+		if _, _, why := ResolvePython(ctx, found); why != nil {
+			err = why
+		}
 		p.Close()
 		return nil, fmt.Errorf("trace: new pool: %w", err)
 	}
-	p.sandbox = w.sandbox
+	if !versionAtLeast(w.info.Version, MinPythonVersion) {
+		p.Close()
+		return nil, fmt.Errorf("trace: new pool: %w: %s is Python %s, need %s or newer", ErrNoPython, found, w.info.Version, MinPythonVersion)
+	}
+	if exe := w.info.Executable; exe != "" {
+		if st, err := os.Stat(exe); err == nil && !st.IsDir() {
+			p.cfg.python = exe // sys.executable can be empty or odd in embedded setups
+		}
+	}
+	p.version = w.info.Version
+	p.sandbox = w.info.Sandbox
 	p.idle <- w
 	for range opts.Workers - 1 {
 		p.empty <- struct{}{}
 	}
-	log.Debug().Int("workers", p.size).Str("python", python).Str("version", version).Msg("trace pool ready")
+	log.Debug().Int("workers", p.size).Str("python", p.cfg.python).Str("version", p.version).Msg("trace pool ready")
 	return p, nil
 }
 

@@ -149,3 +149,16 @@ func BenchmarkPoolVsFresh(b *testing.B) {
 	b.ReportMetric(freshRate, "fresh-traces/s")
 	b.ReportMetric(poolRate/freshRate, "x-faster")
 }
+
+// BenchmarkPoolStart is a pool's start (what a recorded launch waits for): the
+// interpreter resolved, one worker up and answering, then closed.
+func BenchmarkPoolStart(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		p, err := trace.NewPool(ctx, trace.PoolOptions{Workers: runtime.NumCPU(), Log: tpLog()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.Close()
+	}
+}

@@ -97,6 +97,31 @@ func TestNewPoolMissingPython(t *testing.T) {
 	}
 }
 
+// An interpreter that is too old or does not run is ErrNoPython, saying why
+// (the pool learns the version from its first worker; a worker that does not
+// start is asked again).
+func TestNewPoolOldOrBrokenPython(t *testing.T) {
+	dir := t.TempDir()
+	for name, script := range map[string]string{
+		"old":    "#!/bin/sh\necho /usr/bin/python3.8\necho 3.8.10\n",
+		"broken": "#!/bin/sh\necho 'no such module' >&2\nexit 1\n",
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		_, err := trace.NewPool(context.Background(), trace.PoolOptions{Python: path})
+		if !errors.Is(err, trace.ErrNoPython) {
+			t.Errorf("%s: err = %v, want ErrNoPython", name, err)
+			continue
+		}
+		want := map[string]string{"old": "is Python 3.8.10, need 3.10", "broken": "does not run"}[name]
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v; want it to say %q", name, err, want)
+		}
+	}
+}
+
 func TestNewPoolEnvPython(t *testing.T) {
 	t.Setenv("NDB_PYTHON", "no-such-python-from-env")
 	_, err := trace.NewPool(context.Background(), trace.PoolOptions{})
@@ -493,5 +518,41 @@ func TestPoolStartsWorkersOnDemand(t *testing.T) {
 	}
 	if n := starts.count(); n < 2 || n > 3 {
 		t.Errorf("three overlapping requests: %d workers started, want 2 or 3", n)
+	}
+}
+
+// Workers keep the tracer's compiled code in the cache directory; a damaged
+// cache file is compiled again and replaced, and "off" keeps no file.
+func TestWorkerCodeCache(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("NDB_CACHE_DIR", dir)
+	trace1 := func() {
+		t.Helper()
+		p := tpNew(t, trace.PoolOptions{Workers: 1})
+		res, err := p.Trace(tpCtx(t), trace.TraceRequest{Source: tpCount, Entry: `count("aa", "a")`})
+		if err != nil || res.Status != trace.StatusNormal || tpLast(res).Arg != "2" {
+			t.Fatalf("%+v %v", res, err)
+		}
+		p.Close()
+	}
+	trace1()
+	files, _ := filepath.Glob(filepath.Join(dir, "tracer-*.bin"))
+	if len(files) != 1 {
+		t.Fatalf("cache files %v, want one", files)
+	}
+	if err := os.WriteFile(files[0], []byte("not marshal data"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	trace1()
+	if st, err := os.Stat(files[0]); err != nil || st.Size() < 1000 {
+		t.Errorf("the damaged cache file was not replaced: %v %v", st, err)
+	}
+	off := t.TempDir()
+	t.Setenv("NDB_CACHE_DIR", "off")
+	t.Setenv("XDG_CACHE_HOME", off)
+	t.Setenv("HOME", off)
+	trace1()
+	if files, _ := filepath.Glob(filepath.Join(off, "*", "tracer-*")); len(files) != 0 {
+		t.Errorf("NDB_CACHE_DIR=off wrote %v", files)
 	}
 }

@@ -3,12 +3,16 @@ package trace
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	_ "embed" // the tracer source
+	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -28,12 +32,61 @@ func TracerSource() string { return tracerSource }
 
 // bootstrap is what `python -c` runs: it reads the tracer from stdin, so the
 // command line stays short and the tracer's code objects carry their own filename.
-const bootstrap = "import sys;exec(compile(sys.stdin.read(),'<ndb-tracer>','exec'))"
+// With --code-cache PREFIX it loads the compiled tracer from PREFIX + the
+// interpreter's cache tag and version (a marshal file, as .pyc files are), and on a
+// miss compiles the source and writes that file (to a temporary name, then
+// renamed): compiling the tracer was a third of a worker's start. The names are
+// the tracer's globals, hence the prefix.
+const bootstrap = `import sys,marshal
+_ndb_s=sys.stdin.buffer.read()
+_ndb_a=sys.argv
+_ndb_p=_ndb_a[_ndb_a.index('--code-cache')+1]+'-%s-%x.bin'%(sys.implementation.cache_tag,sys.hexversion) if '--code-cache' in _ndb_a else ''
+try:
+ with open(_ndb_p,'rb') as _ndb_f:_ndb_c=marshal.loads(_ndb_f.read())
+except Exception:
+ _ndb_c=compile(_ndb_s,'<ndb-tracer>','exec')
+ if _ndb_p:
+  try:
+   import os
+   _ndb_t='%s.%d.tmp'%(_ndb_p,os.getpid())
+   with open(_ndb_t,'wb') as _ndb_f:_ndb_f.write(marshal.dumps(_ndb_c))
+   os.replace(_ndb_t,_ndb_p)
+  except Exception:pass
+del _ndb_s,_ndb_a,_ndb_p
+exec(_ndb_c)`
 
 // pythonArgs are the interpreter flags of a worker: isolated mode (no user site,
 // no PYTHON* environment, no script directory on sys.path), no site module, no
-// .pyc files written.
+// .pyc files written (the tracer's own compiled code is cached by the bootstrap,
+// codeCachePrefix).
 var pythonArgs = []string{"-I", "-S", "-B", "-c", bootstrap}
+
+// tracerHash names the tracer's compiled code in the code cache.
+var tracerHash = sync.OnceValue(func() string {
+	sum := sha256.Sum256([]byte(tracerSource))
+	return hex.EncodeToString(sum[:12])
+})
+
+// codeCachePrefix is where workers keep the tracer's compiled code: the user's
+// cache directory (NDB_CACHE_DIR, else os.UserCacheDir()/ndb; "off" turns the
+// cache off), named by a hash of the tracer's source, so that a new ndb never
+// loads an old tracer. Empty when there is no cache directory: every worker then
+// compiles the tracer. (A program run as the user can write this file, as it can
+// write the user's other files; docs/sandbox.md.)
+func codeCachePrefix() string {
+	dir := strings.TrimSpace(os.Getenv("NDB_CACHE_DIR"))
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(base, "ndb")
+	}
+	if dir == "off" || os.MkdirAll(dir, 0o700) != nil {
+		return ""
+	}
+	return filepath.Join(dir, "tracer-"+tracerHash())
+}
 
 // MinPythonVersion is the oldest interpreter the tracer supports (it needs
 // code.co_lines).
@@ -54,12 +107,9 @@ func DefaultPython() string {
 // version. It fails with ErrNoPython when the interpreter is missing, broken
 // or older than MinPythonVersion.
 func ResolvePython(ctx context.Context, name string) (path, version string, err error) {
-	if name == "" {
-		name = DefaultPython()
-	}
-	found, err := exec.LookPath(name)
+	found, err := lookPython(name)
 	if err != nil {
-		return "", "", fmt.Errorf("%w: %q not found (set NDB_PYTHON or PoolOptions.Python): %v", ErrNoPython, name, err)
+		return "", "", err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
@@ -83,6 +133,18 @@ func ResolvePython(ctx context.Context, name string) (path, version string, err 
 		path = found // sys.executable can be empty or odd in embedded setups
 	}
 	return path, version, nil
+}
+
+// lookPython finds the interpreter `name` (empty: DefaultPython()) on PATH.
+func lookPython(name string) (string, error) {
+	if name == "" {
+		name = DefaultPython()
+	}
+	found, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("%w: %q not found (set NDB_PYTHON or PoolOptions.Python): %v", ErrNoPython, name, err)
+	}
+	return found, nil
 }
 
 // versionAtLeast compares dotted versions numerically ("3.9.1" < "3.10").

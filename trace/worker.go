@@ -39,13 +39,13 @@ const (
 // child for every request, see docs/sandbox.md) and its JSON-RPC connection. It
 // serves one request at a time; the pool guarantees that.
 type worker struct {
-	pid     int
-	cmd     *exec.Cmd
-	conn    *jsonrpc2.Conn
-	log     zerolog.Logger
-	exited  chan struct{} // closed once the process has been reaped
-	status  string        // how the process ended; valid after exited is closed
-	sandbox Sandbox       // what the worker's ping said it set up
+	pid    int
+	cmd    *exec.Cmd
+	conn   *jsonrpc2.Conn
+	log    zerolog.Logger
+	exited chan struct{} // closed once the process has been reaped
+	status string        // how the process ended; valid after exited is closed
+	info   pingResult    // the worker's first ping: its interpreter and sandbox
 
 	killOnce sync.Once
 }
@@ -74,6 +74,9 @@ func startWorker(ctx context.Context, cfg workerConfig) (*worker, error) {
 	}
 	args := append(append([]string(nil), pythonArgs...), "--memory-mib", strconv.Itoa(cfg.memoryMiB),
 		"--kill-grace", strconv.FormatFloat(killGrace.Seconds(), 'f', 3, 64))
+	if prefix := codeCachePrefix(); prefix != "" {
+		args = append(args, "--code-cache", prefix)
+	}
 	cmd := exec.Command(cfg.python, args...)
 	cmd.Stdin = strings.NewReader(tracerSource)
 	stdout := newLogWriter(cfg.log, zerolog.InfoLevel, "stdout")
@@ -119,7 +122,7 @@ func startWorker(ctx context.Context, cfg workerConfig) (*worker, error) {
 		w.kill()
 		return nil, fmt.Errorf("trace: worker did not start: %w", err)
 	}
-	w.sandbox = info.Sandbox
+	w.info = info
 	w.log.Debug().Str("python", info.Version).Bool("subreaper", info.Sandbox.Subreaper).
 		Bool("netns", info.Sandbox.NetNS).Msg("trace worker started")
 	return w, nil
