@@ -2,6 +2,7 @@ package trace
 
 import (
 	"bytes"
+	"sync"
 
 	"github.com/rs/zerolog"
 )
@@ -14,8 +15,10 @@ const maxLogLines = 1000
 const maxLogLine = 4096
 
 // logWriter turns a worker's raw stdout or stderr into log lines. It is written
-// by one goroutine (the os/exec copier) and flushed once that one has finished.
+// by one goroutine (the os/exec copier) and flushed once that one has finished;
+// its logger is set once more (setLog) while the copier may be writing.
 type logWriter struct {
+	mu     sync.Mutex // guards log
 	log    zerolog.Logger
 	level  zerolog.Level
 	stream string
@@ -25,6 +28,19 @@ type logWriter struct {
 
 func newLogWriter(log zerolog.Logger, level zerolog.Level, stream string) *logWriter {
 	return &logWriter{log: log, level: level, stream: stream}
+}
+
+// setLog replaces the logger (the worker's, with its pid, once it has started).
+func (w *logWriter) setLog(l zerolog.Logger) {
+	w.mu.Lock()
+	w.log = l
+	w.mu.Unlock()
+}
+
+func (w *logWriter) logger() zerolog.Logger {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.log
 }
 
 // Write implements io.Writer.
@@ -60,7 +76,8 @@ func (w *logWriter) emit() {
 	switch {
 	case w.lines < maxLogLines:
 	case w.lines == maxLogLines:
-		w.log.WithLevel(w.level).Str("stream", w.stream).Msg("further output of this worker is not logged")
+		log := w.logger()
+		log.WithLevel(w.level).Str("stream", w.stream).Msg("further output of this worker is not logged")
 		return
 	default:
 		return
@@ -68,5 +85,6 @@ func (w *logWriter) emit() {
 	if len(line) > maxLogLine {
 		line = append(line[:maxLogLine:maxLogLine], "..."...)
 	}
-	w.log.WithLevel(w.level).Str("stream", w.stream).Msg(string(bytes.TrimRight(line, "\r")))
+	log := w.logger()
+	log.WithLevel(w.level).Str("stream", w.stream).Msg(string(bytes.TrimRight(line, "\r")))
 }

@@ -101,7 +101,8 @@ func startWorker(ctx context.Context, cfg workerConfig) (*worker, error) {
 		log:    cfg.log.With().Int("worker_pid", cmd.Process.Pid).Logger(),
 		exited: make(chan struct{}),
 	}
-	stdout.log, stderr.log = w.log, w.log
+	stdout.setLog(w.log)
+	stderr.setLog(w.log)
 	go func() {
 		err := cmd.Wait()
 		stdout.flush()
