@@ -363,3 +363,28 @@ def f():
 		t.Errorf("a file the run linked to, outside its directory: %q, %v; want it untouched", b, err)
 	}
 }
+
+// A run cannot read or write the zygote's memory (which would reach every later
+// run of the worker): with a user namespace of its own it has none of the
+// capabilities the zygote holds, so the kernel refuses it /proc/PID/mem.
+func TestSandboxRunCannotOpenTheZygotesMemory(t *testing.T) {
+	p := tpNew(t, trace.PoolOptions{Workers: 1})
+	if !p.Sandbox().NetNS {
+		t.Skip("no unprivileged user namespace here (docs/sandbox.md)")
+	}
+	src := `import os
+def f():
+    try:
+        open("/proc/%d/mem" % os.getppid(), "r+b").close()
+        return "opened"
+    except OSError as e:
+        return type(e).__name__
+`
+	res, err := p.Trace(tpCtx(t), trace.TraceRequest{Source: src, Entry: "f()", Limits: trace.Limits{WallSecs: 20}})
+	if err != nil || res.Status != trace.StatusNormal {
+		t.Fatalf("%s %q %v", res.Status, res.Exception, err)
+	}
+	if got := tpLast(res).Arg; got != "'PermissionError'" {
+		t.Errorf("a run opening the zygote's memory: %s; want PermissionError", got)
+	}
+}
