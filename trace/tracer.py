@@ -1,8 +1,9 @@
 """ndb tracer worker: runs Python programs under sys.settrace for the Go side.
 
 The Go side (trace/worker.go) starts this file with
-    python3 -I -S -B -c <bootstrap> --memory-mib N
-feeding this source on stdin, and then speaks JSON-RPC 2.0 over two extra pipes:
+    python3 -I -S -B -c <bootstrap> --memory-mib N [--code-cache PREFIX]
+feeding this source on stdin (the bootstrap, trace/python.go, may load the
+compiled source from the code cache instead of compiling it), and then speaks JSON-RPC 2.0 over two extra pipes:
 requests arrive on fd 3 and responses leave on fd 4, one JSON object per line. The
 traced program's stdout and stderr are captured per request and returned in the
 result; the worker's own fd 1 and 2 are only logged by the Go side, so nothing the
