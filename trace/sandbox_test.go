@@ -345,7 +345,9 @@ def f():
     os.chmod("ro", 0o400)
     os.symlink(%q, "out")
     os.symlink(%q, "a/out-file")
-    return os.getcwd()
+    cwd = os.getcwd()
+    os.chmod(cwd, 0)
+    return cwd
 `, outside, keep)
 	res, err := p.Trace(tpCtx(t), trace.TraceRequest{Source: src, Entry: "f()", Limits: trace.Limits{WallSecs: 20}})
 	if err != nil || res.Status != trace.StatusNormal {

@@ -1300,6 +1300,10 @@ def _remove_run_dir(path):
         return
     except OSError:
         pass
+    try:
+        os.chmod(path, 0o700)  # the run may have made its own directory unreadable
+    except OSError:
+        pass
     _remove_tree(path, 0)
 
 
