@@ -521,8 +521,9 @@ func TestPoolStartsWorkersOnDemand(t *testing.T) {
 	}
 }
 
-// Workers keep the tracer's compiled code in the cache directory; a damaged
-// cache file is compiled again and replaced, and "off" keeps no file.
+// Workers keep the tracer's compiled code in the cache directory the user names;
+// a damaged cache file is compiled again and replaced; with no NDB_CACHE_DIR (the
+// default) or "off" no file is kept anywhere.
 func TestWorkerCodeCache(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("NDB_CACHE_DIR", dir)
@@ -547,12 +548,17 @@ func TestWorkerCodeCache(t *testing.T) {
 	if st, err := os.Stat(files[0]); err != nil || st.Size() < 1000 {
 		t.Errorf("the damaged cache file was not replaced: %v %v", st, err)
 	}
-	off := t.TempDir()
-	t.Setenv("NDB_CACHE_DIR", "off")
-	t.Setenv("XDG_CACHE_HOME", off)
-	t.Setenv("HOME", off)
-	trace1()
-	if files, _ := filepath.Glob(filepath.Join(off, "*", "tracer-*")); len(files) != 0 {
-		t.Errorf("NDB_CACHE_DIR=off wrote %v", files)
+	for _, setting := range []string{"", "off"} {
+		off := t.TempDir()
+		t.Setenv("NDB_CACHE_DIR", setting)
+		t.Setenv("XDG_CACHE_HOME", off)
+		t.Setenv("HOME", off)
+		trace1()
+		if files, _ := filepath.Glob(filepath.Join(off, "*", "*", "tracer-*")); len(files) != 0 {
+			t.Errorf("NDB_CACHE_DIR=%q wrote %v", setting, files)
+		}
+		if files, _ := filepath.Glob(filepath.Join(off, "*", "tracer-*")); len(files) != 0 {
+			t.Errorf("NDB_CACHE_DIR=%q wrote %v", setting, files)
+		}
 	}
 }

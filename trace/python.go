@@ -67,22 +67,16 @@ var tracerHash = sync.OnceValue(func() string {
 	return hex.EncodeToString(sum[:12])
 })
 
-// codeCachePrefix is where workers keep the tracer's compiled code: the user's
-// cache directory (NDB_CACHE_DIR, else os.UserCacheDir()/ndb; "off" turns the
-// cache off), named by a hash of the tracer's source, so that a new ndb never
-// loads an old tracer. Empty when there is no cache directory: every worker then
-// compiles the tracer. (A program run as the user can write this file, as it can
-// write the user's other files; docs/sandbox.md.)
+// codeCachePrefix is where workers keep the tracer's compiled code when the user
+// asks for a code cache (NDB_CACHE_DIR names a directory), named by a hash of the
+// tracer's source, so that a new ndb never loads an old tracer. Empty, the default
+// (and "off"): every worker compiles the tracer. The cache is opt-in because a
+// traced program runs as the user and could rewrite the file, and every later
+// worker would then run what it wrote: one session's program would change what
+// later sessions see (docs/sandbox.md).
 func codeCachePrefix() string {
 	dir := strings.TrimSpace(os.Getenv("NDB_CACHE_DIR"))
-	if dir == "" {
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(base, "ndb")
-	}
-	if dir == "off" || os.MkdirAll(dir, 0o700) != nil {
+	if dir == "" || dir == "off" || os.MkdirAll(dir, 0o700) != nil {
 		return ""
 	}
 	return filepath.Join(dir, "tracer-"+tracerHash())
