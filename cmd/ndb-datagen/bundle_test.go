@@ -27,7 +27,7 @@ const torchPython = "/usr/bin/python3.11"
 // torchrun (checkDataParallel).
 func TestGPUBundleDryRun(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the dry run takes about a minute")
+		t.Skip("the dry run takes a minute or two")
 	}
 	if err := exec.Command(torchPython, "-c", "import torch, numpy").Run(); err != nil {
 		t.Skipf("%s cannot import torch and numpy (install Debian's python3-torch: make pytorch-ref): %v", torchPython, err)
