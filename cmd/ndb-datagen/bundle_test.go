@@ -22,10 +22,12 @@ const torchPython = "/usr/bin/python3.11"
 // TestGPUBundleDryRun is the device command on the CPU: the bundle is assembled as
 // `make gpu-bundle` does, run.sh generates data while train.py trains a tiny model for
 // a few seconds, and the checkpoint must load in Go, give finite logits, match the
-// trainer's probe loss, and beat the initial held-out loss.
+// trainer's probe loss, and beat the initial held-out loss. Then the rounds it
+// generated train the same steps in one process and in two gloo processes under
+// torchrun (checkDataParallel).
 func TestGPUBundleDryRun(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the dry run takes about a minute")
+		t.Skip("the dry run takes a minute or two")
 	}
 	if err := exec.Command(torchPython, "-c", "import torch, numpy").Run(); err != nil {
 		t.Skipf("%s cannot import torch and numpy (install Debian's python3-torch: make pytorch-ref): %v", torchPython, err)
@@ -120,4 +122,5 @@ func TestGPUBundleDryRun(t *testing.T) {
 	if strings.Contains(string(b), "Traceback") {
 		t.Errorf("a Python traceback in run.sh's output")
 	}
+	checkDataParallel(t, bundle, filepath.Join(tmp, "data"), tmp)
 }

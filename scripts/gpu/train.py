@@ -12,6 +12,15 @@ at most MAX_SHARD_MB with model.safetensors.index.json, tokenizer.json, and
 train_state.json.
 
     python3 train.py --data DIR --tokenizer tokenizer.json --out DIR [options]
+    torchrun --nproc_per_node=N train.py ...   (or python3 -m torch.distributed.run)
+
+Under torchrun (RANK, WORLD_SIZE, LOCAL_RANK set) every rank trains a replica with
+DistributedDataParallel (nccl on CUDA, gloo on the CPU): --batch is the global batch,
+each rank draws the same global batch of window positions from the shared seed and
+trains its own 1/N slice, and the loss is scaled so that the averaged gradient is the
+one-process gradient of the whole batch; N ranks with batch B/N each take the steps of
+one process with batch B. Rank 0 decides the schedule's position, the stop and the
+evaluations (one small all-reduce a step), logs, and writes the checkpoint.
 
 DIR holds one folder per finished generator round (train.bin, eval.bin and a DONE
 marker, written by ndb-datagen); new folders are picked up as they appear. Runs on
@@ -29,7 +38,9 @@ import time
 
 import numpy as np
 import torch
+import torch.distributed as dist
 import torch.nn.functional as F
+from torch.nn.parallel import DistributedDataParallel
 
 from llama import Llama, save_checkpoint  # beside this file
 
@@ -84,9 +95,11 @@ class Stream:
         self.in_ctx = np.concatenate([p[1] for p in self.parts])
         self.starts = np.flatnonzero(self.ids == self.start)
 
-    def sample(self, rng, b, t, context_loss=False):
+    def sample(self, rng, b, t, context_loss=False, part=slice(None)):
         """A batch of b packed windows of t+1 ids starting at trajectory starts; a
-        window whose last target is in a context is drawn again (up to 16 times)."""
+        window whose last target is in a context is drawn again (up to 16 times).
+        part selects this rank's windows of the batch; the draws (and so rng's state
+        after them) do not depend on it."""
         n = len(self.ids)
         at = self.starts[rng.integers(len(self.starts), size=b)]
         if not context_loss:
@@ -95,6 +108,7 @@ class Stream:
                 if not bad.any():
                     break
                 at = np.where(bad, self.starts[rng.integers(len(self.starts), size=b)], at)
+        at = at[part]
         pos = (at[:, None] + np.arange(t + 1)[None, :]) % n  # [b, t+1]
         x = self.ids[pos[:, :-1]].astype(np.int64)
         y = self.ids[pos[:, 1:]].astype(np.int64)
@@ -134,6 +148,50 @@ class Shards:
         return added
 
 
+# ---------------------------------------------------------------- ranks
+
+
+class Ranks:
+    """The processes of a torchrun launch (RANK, WORLD_SIZE, LOCAL_RANK), or the one
+    process of a plain run, where every collective is the identity."""
+
+    def __init__(self):
+        env = os.environ.get
+        self.world = int(env("WORLD_SIZE", "1"))
+        self.rank = int(env("RANK", "0"))
+        self.local = int(env("LOCAL_RANK", "0"))
+        self.local_world = int(env("LOCAL_WORLD_SIZE", str(self.world)))
+        self.on = self.world > 1
+        self.main = self.rank == 0
+
+    def start(self, cuda):
+        """Joins the process group: nccl between GPUs, gloo between CPU processes.
+        The small per-step messages go through a gloo group on the CPU, so they never
+        wait for the GPU."""
+        self.ctl = None
+        if self.on:
+            dist.init_process_group("nccl" if cuda else "gloo")
+            self.ctl = dist.new_group(backend="gloo") if cuda else dist.group.WORLD
+
+    def part(self, batch):
+        """This rank's windows of a global batch."""
+        per = batch // self.world
+        return slice(self.rank * per, (self.rank + 1) * per)
+
+    def sum(self, values):
+        """values (floats) summed over the ranks."""
+        if not self.on:
+            return [float(v) for v in values]
+        t = torch.tensor([float(v) for v in values], dtype=torch.float64)
+        dist.all_reduce(t, group=self.ctl)
+        return t.tolist()
+
+    def stop(self):
+        if self.on:
+            dist.barrier()
+            dist.destroy_process_group()
+
+
 # ---------------------------------------------------------------- training
 
 
@@ -153,13 +211,20 @@ def loss_of(model, x, y, device, amp, reduction="mean"):
     return F.cross_entropy(logits.float().view(-1, logits.shape[-1]), y.view(-1), ignore_index=IGNORE, reduction=reduction)
 
 
+def trained(y):
+    """The number of targets with a loss."""
+    return int((y != IGNORE).sum())
+
+
 @torch.no_grad()
-def eval_loss(model, batches, device, amp):
-    """The mean loss over every trained target of the fixed held-out batches."""
+def eval_loss(model, batches, device, amp, ranks):
+    """The mean loss over every trained target of the fixed held-out batches (each
+    rank evaluates its part of them)."""
     model.eval()
     total = sum(loss_of(model, x, y, device, amp, "sum").item() for x, y in batches)
     model.train()
-    return total / max(sum(int((y != IGNORE).sum()) for _, y in batches), 1)
+    total, count = ranks.sum([total, sum(trained(y) for _, y in batches)])
+    return total / max(count, 1)
 
 
 def special_ids(tokenizer):
@@ -185,7 +250,8 @@ def main():
     ap.add_argument("--out", required=True, help="checkpoint folder to write")
     ap.add_argument("--model", default=env("MODEL", "15m"), help="preset (%s) or dim,layers,heads,hidden" % ", ".join(PRESETS))
     ap.add_argument("--time-budget", type=float, default=float(env("TIME_BUDGET", "420")), help="seconds of training (0: save the initial model)")
-    ap.add_argument("--batch", type=int, default=int(env("BATCH", "0")), help="sequences per step (default 64 on CUDA, 4 on the CPU)")
+    ap.add_argument("--steps", type=int, default=int(env("STEPS", "0")), help="a step budget instead of the time budget: the schedule runs over these steps")
+    ap.add_argument("--batch", type=int, default=int(env("BATCH", "0")), help="sequences per step over all ranks (default 64 per GPU on CUDA, 4 on the CPU)")
     ap.add_argument("--seq-len", type=int, default=int(env("SEQ_LEN", "0")), help="tokens per sequence (default 1024 on CUDA, 256 on the CPU)")
     ap.add_argument("--lr", type=float, default=float(env("LR", "1e-3")))
     ap.add_argument("--warmup", type=float, default=float(env("WARMUP", "0.05")), help="share of the time budget")
@@ -199,15 +265,24 @@ def main():
     ap.add_argument("--device", default=env("DEVICE", "auto"))
     ap.add_argument("--compile", type=int, default=int(env("COMPILE", "0")), help="torch.compile the model (CUDA)")
     ap.add_argument("--seed", type=int, default=int(env("SEED", "1")))
+    ap.add_argument("--loss-curve", type=int, default=int(env("LOSS_CURVE", "0")), help="1: every step's training loss in train_state.json")
     a = ap.parse_args()
 
+    ranks = Ranks()
     device = a.device if a.device != "auto" else ("cuda" if torch.cuda.is_available() else "cpu")
     cuda = device.startswith("cuda")
-    batch = a.batch or (64 if cuda else 4)
+    if cuda and ranks.on:
+        device = f"cuda:{ranks.local}"
+        torch.cuda.set_device(device)
+    ranks.start(cuda)
+    batch = a.batch or (64 * ranks.world if cuda else 4)
+    if batch % ranks.world:
+        sys.exit(f"train.py: the batch {batch} does not split over {ranks.world} ranks")
+    part = ranks.part(batch)
     seq = a.seq_len or (1024 if cuda else 256)
-    threads = int(env("TORCH_THREADS", "0")) or (2 if cuda else os.cpu_count() or 1)
+    threads = int(env("TORCH_THREADS", "0")) or (2 if cuda else max((os.cpu_count() or 1) // ranks.local_world, 1))
     torch.set_num_threads(threads)
-    torch.manual_seed(a.seed)
+    torch.manual_seed(a.seed)  # the same initial weights on every rank
     if cuda:
         torch.backends.cuda.matmul.allow_tf32 = True
         torch.backends.cudnn.allow_tf32 = True
@@ -220,9 +295,14 @@ def main():
     dtype = a.dtype
     if dtype == "auto":
         dtype = "float32" if params * 4 <= 60 * 2**20 else "bfloat16"
-    log = lambda *m: print("train.py:", *m, flush=True)  # noqa: E731
+
+    def log(*m):
+        if ranks.main:
+            print("train.py:", *m, flush=True)
+
     log(f"{params / 1e6:.2f}M parameters {c}, device {device}, batch {batch}x{seq}, "
-        f"lr {a.lr}, budget {a.time_budget:.0f}s, torch {torch.__version__}, {threads} threads")
+        f"lr {a.lr}, budget {f'{a.steps} steps' if a.steps else f'{a.time_budget:.0f}s'}, torch {torch.__version__}, {threads} threads"
+        + (f", {ranks.world} ranks ({dist.get_backend()}) of {batch // ranks.world} sequences" if ranks.on else ""))
 
     data = Shards(a.data, start_id, directions, vocab)
     t0 = time.time()
@@ -237,52 +317,77 @@ def main():
         f"{len(data.train.ids)} train and {len(data.eval.ids)} eval tokens")
     # The held-out windows are fixed once, from the first rounds' eval split.
     erng = np.random.default_rng(0xE7A1)
-    eval_batches = [data.eval.sample(erng, batch, seq) for _ in range(a.eval_batches)]
+    eval_batches = [data.eval.sample(erng, batch, seq, part=part) for _ in range(a.eval_batches)]
     amp = cuda
     fwd = model
+    if ranks.on:
+        fwd = DistributedDataParallel(model, device_ids=[ranks.local] if cuda else None)
     if a.compile and cuda:
-        fwd = torch.compile(model)
+        fwd = torch.compile(fwd)
     decay = dict(lr=a.lr, betas=(0.9, 0.95), weight_decay=0.1)
     try:
         opt = torch.optim.AdamW(model.parameters(), fused=cuda, **decay)
     except TypeError:
         opt = torch.optim.AdamW(model.parameters(), **decay)
-    initial = eval_loss(fwd, eval_batches, device, amp)
+    initial = eval_loss(model, eval_batches, device, amp, ranks)
     log(f"initial held-out loss {initial:.4f}")
+    # Every rank draws the whole global batch from the same stream and keeps its part.
     rng = np.random.default_rng(a.seed)
     step, tokens, smooth, last_eval, ev = 0, 0, 0.0, time.time(), initial
+    curve = []
     start = time.time()
-    while a.time_budget > 0:
-        frac = (time.time() - start) / a.time_budget
+    while a.time_budget > 0 or a.steps > 0:
+        x, y = data.train.sample(rng, batch, seq, part=part)
+        # Rank 0's clock decides where the schedule is, the stop and the evaluations;
+        # the sum over the ranks brings them, and the number of trained targets of
+        # the global batch, to every rank.
+        frac = step / a.steps if a.steps else (time.time() - start) / a.time_budget
+        due = time.time() - last_eval >= a.eval_every
+        count, frac, due = ranks.sum([trained(y), frac if ranks.main else 0, due if ranks.main else 0])
         if frac >= 1:
             break
         for g in opt.param_groups:
             g["lr"] = lr_at(frac, a.warmup, a.lr)
-        x, y = data.train.sample(rng, batch, seq)
-        loss = loss_of(fwd, x, y, device, amp)
+        # DDP averages the ranks' gradients: each rank's loss sum over the global
+        # count, times N, averages to the mean loss of the global batch.
+        loss = loss_of(fwd, x, y, device, amp, "sum") * (ranks.world / max(count, 1))
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         step += 1
         tokens += batch * seq
+        if a.loss_curve:
+            curve.append(loss.detach())
         if step % 20 == 0 or step < 5:
-            v = loss.item()
+            v = ranks.sum([loss.item()])[0] / ranks.world
             if not math.isfinite(v):
                 sys.exit(f"train.py: step {step}: the loss is {v} (lower LR)")
             smooth = v if smooth == 0 else 0.9 * smooth + 0.1 * v
         if step % 50 == 0:
             if data.poll():
                 log(f"data: {len(data.seen)} rounds, {len(data.train.ids) / 1e6:.1f}M train tokens")
-            if time.time() - last_eval >= a.eval_every:
-                ev, last_eval = eval_loss(fwd, eval_batches, device, amp), time.time()
+            if due:
+                ev, last_eval = eval_loss(model, eval_batches, device, amp, ranks), time.time()
                 el = time.time() - start
                 log(f"step {step} {el:.0f}s loss {smooth:.4f} held-out {ev:.4f} "
                     f"lr {opt.param_groups[0]['lr']:.2e} {tokens / el:.0f} tok/s, "
                     f"{tokens / max(len(data.train.ids), 1):.1f} passes")
     seconds = time.time() - start
-    final = eval_loss(fwd, eval_batches, device, amp) if step else initial
+    final = eval_loss(model, eval_batches, device, amp, ranks) if step else initial
+    if curve:
+        curve = [v / ranks.world for v in ranks.sum(torch.stack(curve).tolist())]
     log(f"done: {step} steps, {tokens} tokens in {seconds:.0f}s, held-out loss {initial:.4f} -> {final:.4f}")
+    if ranks.main:
+        save(model, a, data, device, dtype, params, ranks, batch, seq,
+             dict(step=step, tokens=tokens, train_loss=smooth, eval_loss=final, seconds=seconds,
+                  initial_eval_loss=initial, losses=curve))
+        log(f"wrote {a.out} ({dtype}, {len(os.listdir(a.out))} files)")
+    ranks.stop()
+
+
+def save(model, a, data, device, dtype, params, ranks, batch, seq, run):
+    """Writes the checkpoint and train_state.json (rank 0 only)."""
     save_checkpoint(model, a.out, a.tokenizer, dtype, int(a.max_shard_mb * 2**20))
     # A probe for the Go side: the loss of the first eval window, all targets counted.
     probe = data.eval.ids[: min(64, len(data.eval.ids))].astype(np.int64)
@@ -290,16 +395,18 @@ def main():
         model.eval()
         pl = model(torch.from_numpy(probe[None, :-1]).to(device)).float()
         probe_loss = F.cross_entropy(pl[0], torch.from_numpy(probe[1:]).to(device)).item()
+    losses = run.pop("losses")
     state = {
-        "step": step, "tokens": tokens, "train_loss": smooth, "eval_loss": final, "seconds": seconds,
-        "params": params, "initial_eval_loss": initial, "dtype": dtype, "model": a.model,
+        **run, "params": params, "dtype": dtype, "model": a.model,
         "batch": batch, "seq_len": seq, "lr": a.lr, "device": device, "torch": torch.__version__,
+        "world_size": ranks.world, "steps_budget": a.steps,
         "rounds": len(data.seen), "train_tokens": int(len(data.train.ids)), "eval_tokens": int(len(data.eval.ids)),
         "probe_tokens": probe.tolist(), "probe_loss": probe_loss,
     }
+    if losses:
+        state["losses"] = losses
     with open(os.path.join(a.out, "train_state.json"), "w") as f:
         json.dump(state, f, indent=2)
-    log(f"wrote {a.out} ({dtype}, {len(os.listdir(a.out))} files)")
 
 
 if __name__ == "__main__":
