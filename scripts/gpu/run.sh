@@ -24,7 +24,7 @@
 #   VERIFY=0     skip the second, nondeterminism-catching trace of each program
 #   DATA         where the rounds are written (default: a temporary folder, removed)
 #   SEED         base seed of the data and the training (default 1)
-#   BATCH, SEQ_LEN, LR, DTYPE, EVAL_BATCHES, EVAL_EVERY, COMPILE, STEPS, LOSS_CURVE:
+#   BATCH, SEQ_LEN, LR, DTYPE, EVAL_BATCHES, EVAL_EVERY, COMPILE, STEPS, LOSS_CURVE, CONTEXT_LOSS:
 #                see train.py --help (BATCH is the global batch, over all processes)
 set -euo pipefail
 

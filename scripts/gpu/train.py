@@ -265,6 +265,7 @@ def main():
     ap.add_argument("--device", default=env("DEVICE", "auto"))
     ap.add_argument("--compile", type=int, default=int(env("COMPILE", "0")), help="torch.compile the model (CUDA)")
     ap.add_argument("--seed", type=int, default=int(env("SEED", "1")))
+    ap.add_argument("--context-loss", type=int, default=int(env("CONTEXT_LOSS", "1")), help="1: train on the source context's tokens too (the recipe of make train, docs/model.md); the held-out loss is measured after it either way")
     ap.add_argument("--loss-curve", type=int, default=int(env("LOSS_CURVE", "0")), help="1: every step's training loss in train_state.json")
     a = ap.parse_args()
 
@@ -337,7 +338,7 @@ def main():
     curve = []
     start = time.time()
     while a.time_budget > 0 or a.steps > 0:
-        x, y = data.train.sample(rng, batch, seq, part=part)
+        x, y = data.train.sample(rng, batch, seq, context_loss=bool(a.context_loss), part=part)
         # Rank 0's clock decides where the schedule is, the stop and the evaluations;
         # the sum over the ranks brings them, and the number of trained targets of
         # the global batch, to every rank.
