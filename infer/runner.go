@@ -252,10 +252,9 @@ func (r *Runner) room(p *pass, batch []*pass) (err error) {
 	if need > c.cap {
 		capacity := min((max(need, 2*c.cap, 64)+63)/64*64, c.maxSeq)
 		bpp := bytesPerPosition(c.cfg)
-		if err := r.evictFor(int64(capacity-c.cap)*bpp, batch); err != nil {
-			// the least room that does
-			capacity = need
-			if r.evictFor(int64(capacity-c.cap)*bpp, batch) != nil {
+		if r.evictFor(int64(capacity-c.cap)*bpp, batch) != nil {
+			capacity = need // the least room that does
+			if err := r.evictFor(int64(capacity-c.cap)*bpp, batch); err != nil {
 				return err
 			}
 		}
@@ -303,6 +302,7 @@ type CacheMemoryError struct {
 }
 
 func (e *CacheMemoryError) Error() string {
-	return fmt.Sprintf("the KV caches of the predictions running now hold %d of their %d MB: %d more do not fit",
-		e.Used>>20, e.Total>>20, (e.Need+1<<20-1)>>20)
+	mb := func(n int64) float64 { return float64(n) / (1 << 20) }
+	return fmt.Sprintf("this prediction's KV cache needs %.1f MB more, and the predictions running now hold %.1f of the %.1f MB",
+		mb(e.Need), mb(e.Used), mb(e.Total))
 }

@@ -109,3 +109,24 @@ func TestCacheLimitRefusesAndKeepsServing(t *testing.T) {
 		t.Errorf("the refused session again: %s", again[0])
 	}
 }
+
+// A prediction whose cache would not fit the total bound even with every idle cache
+// freed is refused with an error naming that bound; the server keeps serving.
+func TestTotalCacheLimitRefusesAndKeepsServing(t *testing.T) {
+	addr, srv := listenWith(t, Options{Log: zerolog.Nop(), MaxSessions: 3, MaxCacheTotalMB: 1})
+	big := openFile(t, modelserver.Default.Open, addr, "classes.py", "run_account([50, -20, -100])", false)
+	defer big.Close()
+	got := play(t, big, actions[:1])
+	if !strings.Contains(got[0], "the model server's cache limit for all sessions (--max-cache-total-mb 1) is reached") {
+		t.Fatalf("a prompt of more than 1 MB of cache: %s", got[0])
+	}
+	t.Log(got[0])
+	small := open(t, modelserver.Default.Open, addr, entries[3])
+	defer small.Close()
+	if line := play(t, small, actions[:1])[0]; strings.Contains(line, "limit") {
+		t.Errorf("a session within the bound: %s", line)
+	}
+	if st := srv.CacheStats(); st.CacheBytes > 1<<20 {
+		t.Errorf("caches past the bound: %+v", st)
+	}
+}
