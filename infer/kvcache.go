@@ -23,10 +23,6 @@ type kvCache struct {
 	maxSeq int // the most positions the cache may hold (the context, or a Runner's limit)
 	cap    int // positions allocated
 	n      int // number of valid positions
-
-	// Kept by the Runner (under its mu).
-	held    int    // generations running on the cache: it is not evicted meanwhile
-	lastUse uint64 // the Runner's clock at its last pass
 }
 
 // newKVCache allocates a zeroed cache of capacity positions for cfg on device, which
