@@ -64,6 +64,9 @@ func (m *Model) ResetCache() {
 // Close frees the model's tensors now: the KV cache, the RoPE tables and the
 // parameters in its VarStore. The model is unusable afterwards.
 func (m *Model) Close() {
+	if m.runner != nil {
+		m.runner.forget(m)
+	}
 	if m.cache != nil {
 		m.cache.free()
 		m.cache = nil
@@ -83,10 +86,13 @@ func (m *Model) Close() {
 
 // cached is Forward and ForwardAll.
 func (m *Model) cached(tokens []int, pos int, lastOnly bool) (rows [][]float32, err error) {
+	if m.runner != nil {
+		return m.runner.forward(m, tokens, pos, lastOnly)
+	}
 	if m.cache == nil {
 		func() {
 			defer recoverTorch(&err, "infer: allocating the KV cache")
-			m.cache = newKVCache(m.Config, m.Device())
+			m.cache = newKVCache(m.Config, m.Device(), m.Config.MaxSeqLen, m.Config.MaxSeqLen)
 		}()
 		if err != nil {
 			return nil, err

@@ -146,7 +146,7 @@ func (g *Generator) prefill(prompt []int) ([]float32, error) {
 		return nil, fmt.Errorf("infer: empty prompt")
 	}
 	if len(prompt) > g.Model.Config.MaxSeqLen {
-		return nil, fmt.Errorf("infer: a prompt of %d tokens exceeds the model's context of %d", len(prompt), g.Model.Config.MaxSeqLen)
+		return nil, fmt.Errorf("infer: a prompt of %d tokens: %w", len(prompt), &ContextError{Positions: len(prompt), Context: g.Model.Config.MaxSeqLen})
 	}
 	k := 0
 	if !g.NoReuse {

@@ -45,6 +45,7 @@ type Model struct {
 	scale  *ts.Scalar // 1/sqrt(headDim), the attention score scale
 	cache  *kvCache   // allocated at the first cached forward pass
 	shared bool       // a Share: Close frees only its cache
+	runner *Runner    // runs the cached forward passes of a Runner's share
 }
 
 // Param is one named parameter of a Model.
@@ -188,6 +189,12 @@ func (m *Model) block(l int, x *ts.Tensor, pos int, rp ropeAt, cache *kvCache) *
 	a := m.attention(b, l, x, pos, rp, cache) // [B, T, dim]
 	x = must(x.Add(a, true))                  // [B, T, dim]: residual
 	drop(a)
+	return m.feedForward(b, x)
+}
+
+// feedForward adds block b's SwiGLU feed-forward of x [B, T, dim], which it frees,
+// to x and returns [B, T, dim].
+func (m *Model) feedForward(b *block, x *ts.Tensor) *ts.Tensor {
 	h := m.rmsnorm(x, b.ffnNorm) // [B, T, dim]
 	g := b.gate.forward(h)       // [B, T, hidden]
 	u := b.up.forward(h)         // [B, T, hidden]
@@ -206,8 +213,6 @@ func (m *Model) block(l int, x *ts.Tensor, pos int, rp ropeAt, cache *kvCache) *
 // positions [pos, pos+T), whose rope tables are rp; it returns the output projection
 // [B, T, dim].
 func (m *Model) attention(b *block, l int, x *ts.Tensor, pos int, rp ropeAt, cache *kvCache) *ts.Tensor {
-	size := x.MustSize()
-	bs, t := size[0], size[1]
 	nh, nkv, hd := int64(m.Config.Heads), int64(m.Config.KVHeads), int64(m.Config.HeadDim())
 
 	h := m.rmsnorm(x, b.attnNorm)       // [B, T, dim]
@@ -215,6 +220,20 @@ func (m *Model) attention(b *block, l int, x *ts.Tensor, pos int, rp ropeAt, cac
 	k := heads(b.k.forward(h), nkv, hd) // [B, kvHeads, T, hd]
 	v := heads(b.v.forward(h), nkv, hd) // [B, kvHeads, T, hd]
 	drop(h)
+	y := m.attend(l, q, k, v, pos, rp, cache) // [B, T, heads·hd]
+	out := b.o.forward(y)                     // [B, T, dim]
+	drop(y)
+	return out
+}
+
+// attend is the attention of layer l of the heads q [B, heads, T, hd], k and v
+// [B, kvHeads, T, hd] (which it frees) at positions [pos, pos+T), whose rope tables
+// are rp: rotary embeddings, the cache, the causal mask. It returns the heads'
+// outputs side by side, [B, T, heads·hd], before the output projection.
+func (m *Model) attend(l int, q, k, v *ts.Tensor, pos int, rp ropeAt, cache *kvCache) *ts.Tensor {
+	size := q.MustSize()
+	bs, t := size[0], size[2]
+	nh, nkv, hd := int64(m.Config.Heads), int64(m.Config.KVHeads), int64(m.Config.HeadDim())
 	qr := rp.apply(q) // [B, heads, T, hd]
 	kr := rp.apply(k) // [B, kvHeads, T, hd]
 	drop(q, k)
@@ -242,11 +261,8 @@ func (m *Model) attention(b *block, l int, x *ts.Tensor, pos int, rp ropeAt, cac
 	att = must(att.Softmax(-1, gotch.Float, true)) // [B, heads, T, S]
 	y := must(att.Matmul(v, true))                 // [B, heads, T, hd]
 	drop(v)
-	y = must(y.Transpose(1, 2, true))                  // [B, T, heads, hd]
-	y = must(y.Reshape([]int64{bs, t, nh * hd}, true)) // [B, T, heads·hd]
-	out := b.o.forward(y)                              // [B, T, dim]
-	drop(y)
-	return out
+	y = must(y.Transpose(1, 2, true))                     // [B, T, heads, hd]
+	return must(y.Reshape([]int64{bs, t, nh * hd}, true)) // [B, T, heads·hd]
 }
 
 // heads splits x [B, T, n·hd], which it frees, into [B, n, T, hd].

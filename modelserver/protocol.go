@@ -33,6 +33,7 @@ const (
 	CodeModel        = 1006 // the checkpoint does not load
 	CodeCanceled     = 1007 // the request's deadline passed or it was cancelled
 	CodeInvalidInput = 1008 // a request the server cannot use
+	CodeCacheLimit   = 1009 // a prediction needs more KV cache than the server's limits allow
 )
 
 // Hello is the server's answer to "hello": its protocol version and limits.

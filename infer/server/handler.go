@@ -103,25 +103,23 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		if err := unmarshal(req, &p); err != nil {
 			return nil, err
 		}
-		s.run.Lock()
-		defer s.run.Unlock()
-		b, err := s.session(p.Session)
+		se, err := s.lockSession(p.Session)
 		if err != nil {
 			return nil, err
 		}
-		return b.SetVariable(p.Name, p.Repr)
+		defer se.mu.Unlock()
+		return se.b.SetVariable(p.Name, p.Repr)
 	case modelserver.MethodClose:
 		var p modelserver.CloseParams
 		if err := unmarshal(req, &p); err != nil {
 			return nil, err
 		}
-		s.run.Lock()
-		defer s.run.Unlock()
 		s.mu.Lock()
-		defer s.mu.Unlock()
-		if se := s.sessions[p.Session]; se != nil {
-			se.b.Close()
-			delete(s.sessions, p.Session)
+		se := s.sessions[p.Session]
+		delete(s.sessions, p.Session)
+		s.mu.Unlock()
+		if se != nil {
+			s.closeSession(se)
 		}
 		return struct{}{}, nil
 	case modelserver.MethodPredict:
@@ -155,7 +153,13 @@ func (s *Server) open(ctx context.Context, conn *jsonrpc2.Conn, p modelserver.Op
 	if !p.GrammarOnly {
 		facts = neural.ProgramOf(gctx, p.Parsed) // program facts by default (issue 12), as neural.Open
 	}
-	m := l.m.Share()
+	limit := 0 // positions: the model's context
+	if s.opt.MaxCacheMB > 0 {
+		if n := int((int64(s.opt.MaxCacheMB) << 20) / infer.CacheBytesPerPosition(l.m.Config)); n < l.m.Config.MaxSeqLen {
+			limit = max(n, 1)
+		}
+	}
+	m := s.run.Share(l.m, limit)
 	b, err := neural.New(m, l.tok, gctx, start, neural.Options{
 		Temperature: p.Sampling.Temperature, TopP: p.Sampling.TopP, Seed: p.Sampling.Seed, CloseModel: true,
 		Limits:      infer.Limits{MaxTokens: p.Sampling.MaxTokens},
@@ -169,44 +173,72 @@ func (s *Server) open(ctx context.Context, conn *jsonrpc2.Conn, p modelserver.Op
 	entry, _ := b.Entry(ctx)
 	s.mu.Lock()
 	id := s.newID()
-	s.sessions[id] = &sess{b: b, conn: conn}
+	s.sessions[id] = &sess{b: b, conn: conn, limit: limit}
 	s.mu.Unlock()
 	s.opt.Log.Debug().Str("session", id).Str("program", p.Path).Msg("model server: session opened")
 	return modelserver.OpenResult{Session: id, Entry: entry}, nil
 }
 
-// session is an open session's backend (under s.run).
-func (s *Server) session(id string) (*neural.Backend, error) {
+// lockSession is an open session, locked for one request: the caller unlocks se.mu.
+func (s *Server) lockSession(id string) (*sess, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	se := s.sessions[id]
-	if se == nil {
-		return nil, wireErr(modelserver.CodeNoSession, fmt.Sprintf("the model server has no session %q (closed, or opened on a server that restarted)", id))
+	s.mu.Unlock()
+	if se != nil {
+		se.mu.Lock()
+		if !se.closed {
+			return se, nil
+		}
+		se.mu.Unlock()
 	}
-	return se.b, nil
+	return nil, wireErr(modelserver.CodeNoSession, fmt.Sprintf("the model server has no session %q (closed, or opened on a server that restarted)", id))
 }
 
-// act predicts an action's outcome (peek: without moving the session).
+// act predicts an action's outcome (peek: without moving the session). Sessions
+// predicting at the same time share the model's forward passes (infer.Runner).
 func (s *Server) act(ctx context.Context, p modelserver.ActionParams, peek bool) (any, error) {
-	s.run.Lock()
-	defer s.run.Unlock()
+	se, err := s.lockSession(p.Session)
+	if err != nil {
+		return nil, err
+	}
+	defer se.mu.Unlock()
+	if s.opt.NoBatch {
+		s.serial.Lock()
+		defer s.serial.Unlock()
+	}
 	if err := ctx.Err(); err != nil { // cancelled while it waited for the model
 		return nil, err
 	}
-	b, err := s.session(p.Session)
-	if err != nil {
-		return nil, err
-	}
+	m := se.b.Generator().Model
+	s.run.Begin(m)
 	var o session.Outcome
 	if peek {
-		o, err = b.Peek(ctx, p.Action)
+		o, err = se.b.Peek(ctx, p.Action)
 	} else {
-		o, err = b.Do(ctx, p.Action)
+		o, err = se.b.Do(ctx, p.Action)
 	}
+	s.run.End(m)
 	if err != nil {
-		return nil, err
+		return nil, s.cacheErr(se, err)
 	}
 	return modelserver.OutcomeOf(o), nil
+}
+
+// cacheErr names the server's cache limits in the errors they cause.
+func (s *Server) cacheErr(se *sess, err error) error {
+	var ce *infer.ContextError
+	var me *infer.CacheMemoryError
+	switch {
+	case errors.As(err, &ce) && se.limit > 0 && ce.Context == se.limit:
+		return wireErr(modelserver.CodeCacheLimit, fmt.Sprintf(
+			"the model server's cache limit of %d MB per session (%d positions) is too small for this prediction (%d positions): start ndb-infer with a higher --max-cache-mb",
+			s.opt.MaxCacheMB, se.limit, ce.Positions))
+	case errors.As(err, &me):
+		return wireErr(modelserver.CodeCacheLimit, fmt.Sprintf(
+			"the model server's cache limit for all sessions (--max-cache-total-mb %d) is reached: %v; try again when other sessions are idle, or start ndb-infer with a higher limit",
+			me.Total>>20, me))
+	}
+	return err
 }
 
 // predict answers an evaluation prompt with a predictor kept per model and sampling.

@@ -23,17 +23,29 @@ import (
 
 // Options configure a server.
 type Options struct {
-	// MaxSessions bounds the open sessions of all connections (0: 16). Each holds a
-	// KV cache of the model's full context (Config.MaxSeqLen positions).
+	// MaxSessions bounds the open sessions of all connections (0: 16).
 	MaxSessions int
-	Log         zerolog.Logger
+	// MaxCacheMB bounds one session's KV cache (0: the model's whole context). The
+	// cache grows with the session's prompt; a bound below the context makes the
+	// session's history start again from its current state sooner (as at the end of
+	// the context), and a prediction that does not fit even then is refused.
+	MaxCacheMB int
+	// MaxCacheTotalMB bounds the KV caches of all sessions together (0: a quarter of
+	// the machine's memory). Idle sessions' caches are freed first (least recently
+	// used) and rebuilt from their prompt on their next request.
+	MaxCacheTotalMB int
+	// NoBatch runs one prediction at a time to its end, as before batching (for
+	// comparing): no packed passes, no turns per step.
+	NoBatch bool
+	Log     zerolog.Logger
 }
 
 // Server holds the loaded models and the open sessions.
 type Server struct {
 	opt Options
 
-	run sync.Mutex // the model runs one request at a time
+	run    *infer.Runner // runs the sessions' passes; its lock holds libtorch
+	serial sync.Mutex    // with NoBatch, held across a whole prediction
 
 	mu       sync.Mutex
 	models   map[modelserver.Model]*loaded
@@ -52,8 +64,11 @@ type loaded struct {
 
 // sess is an open session: its backend and the connection that opened it.
 type sess struct {
-	b    *neural.Backend
-	conn *jsonrpc2.Conn
+	mu     sync.Mutex // held by a request on the session (its backend is not safe for concurrent use)
+	b      *neural.Backend
+	conn   *jsonrpc2.Conn
+	closed bool // under mu: closed while a request waited for it
+	limit  int  // the positions its cache may hold, when the server's limit is below the model's context
 }
 
 // New returns a server with nothing loaded.
@@ -61,7 +76,11 @@ func New(opt Options) *Server {
 	if opt.MaxSessions <= 0 {
 		opt.MaxSessions = 16
 	}
-	return &Server{opt: opt, models: map[modelserver.Model]*loaded{}, sessions: map[string]*sess{},
+	total := int64(opt.MaxCacheTotalMB) << 20
+	if opt.MaxCacheTotalMB <= 0 {
+		total = physicalMemory() / 4
+	}
+	return &Server{opt: opt, run: infer.NewRunner(infer.RunnerOptions{TotalCacheBytes: total, NoBatch: opt.NoBatch}), models: map[modelserver.Model]*loaded{}, sessions: map[string]*sess{},
 		preds: map[string]*evalmodel.Predictor{}}
 }
 
@@ -95,14 +114,20 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 
 // Close frees every session and model.
 func (s *Server) Close() {
+	s.mu.Lock()
+	var gone []*sess
+	for id, se := range s.sessions {
+		gone = append(gone, se)
+		delete(s.sessions, id)
+	}
+	s.mu.Unlock()
+	for _, se := range gone {
+		s.closeSession(se)
+	}
 	s.run.Lock()
 	defer s.run.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for id, se := range s.sessions {
-		se.b.Close()
-		delete(s.sessions, id)
-	}
 	for k, p := range s.preds {
 		p.Close()
 		delete(s.preds, k)
@@ -114,16 +139,32 @@ func (s *Server) Close() {
 }
 
 func (s *Server) closeConn(conn *jsonrpc2.Conn) {
-	s.run.Lock()
-	defer s.run.Unlock()
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	var gone []*sess
 	for id, se := range s.sessions {
 		if se.conn == conn {
-			se.b.Close()
+			gone = append(gone, se)
 			delete(s.sessions, id)
 		}
 	}
+	s.mu.Unlock()
+	for _, se := range gone {
+		s.closeSession(se)
+	}
+}
+
+// closeSession frees a session taken out of s.sessions, once a request running on it
+// is over.
+func (s *Server) closeSession(se *sess) {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	if se.closed {
+		return
+	}
+	se.closed = true
+	s.run.Lock()
+	defer s.run.Unlock()
+	se.b.Close()
 }
 
 // model loads m once (under s.run).
@@ -154,6 +195,10 @@ func (s *Server) model(m modelserver.Model) (*loaded, error) {
 	s.models[m] = l
 	return l, nil
 }
+
+// CacheStats are the counts of the runner of the sessions' passes (batches,
+// evictions, the caches' memory).
+func (s *Server) CacheStats() infer.RunnerStats { return s.run.Stats() }
 
 // Sessions is the number of open sessions.
 func (s *Server) Sessions() int {

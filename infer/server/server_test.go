@@ -68,7 +68,13 @@ func open(t *testing.T, factory opener, addr, entry string) *session.Session {
 // grammar's alone.
 func openWith(t *testing.T, factory opener, addr, entry string, grammarOnly bool) *session.Session {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "programs", "count.py"))
+	return openFile(t, factory, addr, "count.py", entry, grammarOnly)
+}
+
+// openFile is openWith on another of testdata/programs.
+func openFile(t *testing.T, factory opener, addr, file, entry string, grammarOnly bool) *session.Session {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "programs", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +83,7 @@ func openWith(t *testing.T, factory opener, addr, entry string, grammarOnly bool
 		t.Skip(err)
 	}
 	defer pool.Close()
-	s, err := session.Open(context.Background(), session.Program{Path: "count.py", Source: string(src), Entry: entry},
+	s, err := session.Open(context.Background(), session.Program{Path: file, Source: string(src), Entry: entry},
 		session.ModeNeural, session.Options{Tracer: pool, Neural: session.NeuralFactory(factory), Model: model(t), MaxTokens: 96,
 			ModelServer: addr, GrammarOnly: grammarOnly})
 	if err != nil {
@@ -113,16 +119,22 @@ func pipePool(t *testing.T) *modelserver.Pool {
 }
 
 func listen(t *testing.T) string {
+	addr, _ := listenWith(t, Options{Log: zerolog.Nop(), MaxSessions: 3})
+	return addr
+}
+
+// listenWith starts a server with opt on a loopback port.
+func listenWith(t *testing.T, opt Options) (string, *Server) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Options{Log: zerolog.Nop(), MaxSessions: 3})
+	srv := New(opt)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { srv.Serve(ctx, ln); close(done) }()
 	t.Cleanup(func() { cancel(); <-done; srv.Close() })
-	return ln.Addr().String()
+	return ln.Addr().String(), srv
 }
 
 func equal(t *testing.T, what string, got, want []string) {
