@@ -24,6 +24,10 @@ type Targets struct {
 	// and that have all of its locals: the diff marker (same frame, its locals kept)
 	// narrows to them.
 	prev codeSet
+	// The value facts: the locals of a line state (nil: no rule) and the value of a
+	// return at one line (nil: the static facts alone).
+	locals *localsRule
+	ret    *retOverride
 }
 
 func (p *Program) newTargets() *Targets {
@@ -151,6 +155,10 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 		return t.finish()
 	}
 	l := prev.Loc.Line
+	if (a.Kind == StepInto || a.Kind == StepOver) && len(codes) == 1 {
+		t.locals = p.localsAfter(codes[0], prev)
+		t.ret = p.retAfter(codes[0], prev)
+	}
 	t.NeverOnly = (a.Kind == StepInto || a.Kind == StepOver) && prev.Event.HasLocals()
 	for _, c := range codes {
 		cf := &p.f.Codes[c]
