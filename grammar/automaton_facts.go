@@ -186,8 +186,8 @@ func (a *Automaton) keyDone(key []byte) bool {
 // closeOK reports whether the locals object may close here: a call state needs all
 // of its parameters.
 func (a *Automaton) closeOK() bool {
-	if r := a.rule(); r != nil && r.mustMarker {
-		return false
+	if r := a.rule(); r != nil && r.mustMarker && len(a.names) < a.lim.MaxVars {
+		return false // (at the limit of variables the marker cannot follow: close)
 	}
 	if a.tg == nil || a.ev != EventCall {
 		return true

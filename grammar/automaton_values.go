@@ -17,6 +17,11 @@ func (a *Automaton) setVals(vals []string) {
 	if len(vals) > 8 {
 		a.vals = nil // more than vdead can track: leave it free
 	}
+	for _, v := range vals {
+		if len(v) > a.lim.MaxRepr {
+			a.vals = nil // past the limit the value cannot be written: leave it free
+		}
+	}
 }
 
 // valByte reports whether content byte c (or the closing quote) keeps the value one

@@ -155,9 +155,22 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 		return t.finish()
 	}
 	l := prev.Loc.Line
-	if (a.Kind == StepInto || a.Kind == StepOver) && len(codes) == 1 {
-		t.locals = p.localsAfter(codes[0], prev)
-		t.ret = p.retAfter(codes[0], prev)
+	if a.Kind == StepInto || a.Kind == StepOver {
+		// The value facts need the one code object whose frame prev is in.
+		own := -1
+		for _, c := range codes {
+			if t.prev.has(c) {
+				if own >= 0 {
+					own = -2
+					break
+				}
+				own = c
+			}
+		}
+		if own >= 0 {
+			t.locals = p.localsAfter(own, prev)
+			t.ret = p.retAfter(own, prev)
+		}
 	}
 	t.NeverOnly = (a.Kind == StepInto || a.Kind == StepOver) && prev.Event.HasLocals()
 	for _, c := range codes {

@@ -208,3 +208,12 @@ func (t *Targets) retValues(alive codeSet, line int) []string {
 	}
 	return out
 }
+
+// ValueRule reports whether the value facts narrow the locals of a line state (and
+// whether they force the diff marker), for tests and statistics.
+func (t *Targets) ValueRule() (locals, marker bool) {
+	if t.locals == nil {
+		return false, false
+	}
+	return true, t.locals.mustMarker
+}
