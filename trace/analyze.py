@@ -460,7 +460,7 @@ def _calls(tree, codes, out, dynamic):
             f["callees"][k] = sorted(set(f["callees"][k]))
 
 
-# Value facts (values.py's rules in docs/decisions.md, "Value facts"): what a line
+# Value facts (docs/decisions.md, "Value facts"; grammar/values.go): what a line
 # does to the frame's locals, and the values a return can give.
 
 # Opcodes that run no code of the program in a closed world (no classes, no
