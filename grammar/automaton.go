@@ -110,6 +110,12 @@ type Automaton struct {
 	tg       *Targets
 	alive    codeSet
 	nameNode int32
+
+	// The value being written must be one of vals (nil: any); vpos bytes of it are
+	// written, and vdead marks the candidates left behind.
+	vals  []string
+	vpos  int
+	vdead uint8
 }
 
 // NewAutomaton starts the grammar of the state after action `after` (zero: any) in
@@ -205,7 +211,10 @@ func (a *Automaton) FeedSpecial(tok string) bool {
 		}
 		switch {
 		case a.ev.HasValue() && tok == TokenArgSep:
-			a.phase = phArgOpen
+			a.phase, a.vals = phArgOpen, nil
+			if a.tg != nil && a.ev == EventReturn {
+				a.setVals(a.tg.retValues(a.alive, a.src.nodes[a.node].line))
+			}
 		case !a.ev.HasValue() && tok == TokenFrameSep:
 			a.phase = phDone
 		default:
@@ -301,6 +310,10 @@ func (a *Automaton) byteOK(c byte) bool {
 		if a.tg != nil && !a.keyDone(key) {
 			return false
 		}
+		a.vals = nil
+		if r := a.rule(); r != nil {
+			a.setVals(r.forced[string(key)])
+		}
 		a.names = append(a.names, [2]int32{int32(a.keyStart), int32(len(a.keys))})
 		a.phase = phColon
 	case phColon:
@@ -320,7 +333,7 @@ func (a *Automaton) byteOK(c byte) bool {
 		a.phase, a.s = phVal, jstr{}
 	case phVal:
 		closed, ok := a.strByte(c, a.lim.MaxRepr)
-		if !ok {
+		if !ok || (a.vals != nil && !a.valByte(c, closed)) {
 			return false
 		}
 		if closed {
@@ -369,7 +382,7 @@ func (a *Automaton) byteOK(c byte) bool {
 		a.phase, a.s = phArgStr, jstr{}
 	case phArgStr:
 		closed, ok := a.strByte(c, a.lim.MaxRepr)
-		if !ok {
+		if !ok || (a.vals != nil && !a.valByte(c, closed)) {
 			return false
 		}
 		if closed {

@@ -112,6 +112,14 @@ func (a *Automaton) keyByteOK(c byte) bool {
 // key.
 func (a *Automaton) keyCompletes(key string) bool {
 	p := a.tg.p
+	if r := a.rule(); r != nil {
+		for _, n := range r.keys {
+			if len(n) >= len(key) && n[:len(key)] == key && !a.used(n) {
+				return true
+			}
+		}
+		return false
+	}
 	for c := range p.f.Codes {
 		if !a.alive.has(c) {
 			continue
@@ -178,6 +186,9 @@ func (a *Automaton) keyDone(key []byte) bool {
 // closeOK reports whether the locals object may close here: a call state needs all
 // of its parameters.
 func (a *Automaton) closeOK() bool {
+	if r := a.rule(); r != nil && r.mustMarker && len(a.names) < a.lim.MaxVars {
+		return false // (at the limit of variables the marker cannot follow: close)
+	}
 	if a.tg == nil || a.ev != EventCall {
 		return true
 	}

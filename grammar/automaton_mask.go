@@ -27,6 +27,9 @@ func (a *Automaton) PlainRoom() (room int, ok bool) {
 		}
 		limit = a.lim.MaxKey
 	case phVal, phArgStr:
+		if a.vals != nil {
+			return 0, false // the value facts narrow it
+		}
 	default:
 		return 0, false
 	}
@@ -143,10 +146,13 @@ func (a *Automaton) Clip() {
 }
 
 // DeterminedRest returns the bytes that must follow in SRC or in an exit word when
-// only one string (one allowed line) continues from a, or "".
+// only one string (one allowed line) continues from a, or in a value the value facts
+// force (with its closing quote), or "".
 func (a *Automaton) DeterminedRest() string {
 	t := a.src
 	switch a.phase {
+	case phVal, phArgStr:
+		return a.valueRest()
 	case phSrc:
 		if a.tg != nil {
 			lines, n := a.allowedLinesUnder(a.node)

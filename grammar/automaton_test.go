@@ -47,6 +47,8 @@ func TestProgramFactsNarrowTheState(t *testing.T) {
 	call := State{Event: EventCall, Loc: Loc{Line: 1}, Locals: Locals{{"s", "'berry'"}, {"t", "'r'"}}, Frame: 1}
 	line2 := State{Event: EventLine, Loc: Loc{Line: 2}, Locals: call.Locals, Frame: 1}
 	line3 := State{Event: EventLine, Loc: Loc{Line: 3}, Locals: append(call.Locals.Clone(), Var{"n", "0"}), Frame: 1}
+	line6 := State{Event: EventLine, Loc: Loc{Line: 6}, Locals: append(line3.Locals.Clone(), Var{"c", "'y'"}), Frame: 1}
+	line6.Locals[2].Repr = "2"
 	into, ret, bp := Action{Kind: StepInto}, Action{Kind: StepReturn}, Action{Kind: Breakpoint, Lines: []Loc{{Line: 5}}}
 	for _, c := range []struct {
 		name    string
@@ -56,11 +58,18 @@ func TestProgramFactsNarrowTheState(t *testing.T) {
 		grammar bool // the grammar alone accepts it
 		program bool // the program facts accept it
 	}{
-		{"the real next line", line2, into, `<|line_sep|>{"n": "0"}<|src_sep|>  3|     for c in s:<|frame_sep|>`, true, true},
+		{"the real next line", line2, into, `<|line_sep|>{"n": "0", "..": ".."}<|src_sep|>  3|     for c in s:<|frame_sep|>`, true, true},
+		{"n = 0 makes n 1", line2, into, `<|line_sep|>{"n": "1", "..": ".."}<|src_sep|>  3|     for c in s:<|frame_sep|>`, true, false},
+		{"n = 0 leaves nothing out", line2, into, `<|line_sep|>{"n": "0"}<|src_sep|>  3|     for c in s:<|frame_sep|>`, true, false},
+		{"the call's first line changes nothing", call, into, `<|line_sep|>{"..": ".."}<|src_sep|>  2|     n = 0<|frame_sep|>`, true, true},
+		{"the call's first line changes s", call, into, `<|line_sep|>{"s": "'b'", "..": ".."}<|src_sep|>  2|     n = 0<|frame_sep|>`, true, false},
+		{"return n gives n", line6, into, `<|return_sep|><|src_sep|>  6|     return n<|arg_sep|>"2"<|frame_sep|>`, true, true},
+		{"return n gives another value", line6, into, `<|return_sep|><|src_sep|>  6|     return n<|arg_sep|>"3"<|frame_sep|>`, true, false},
 		{"a line that cannot follow", line2, into, `<|line_sep|>{"n": "0"}<|src_sep|>  5|             n += 1<|frame_sep|>`, true, false},
 		{"the same line again", line2, into, `<|line_sep|>{"n": "0"}<|src_sep|>  2|     n = 0<|frame_sep|>`, true, false},
 		{"a name no frame has", line3, into, `<|line_sep|>{"parts": "[]"}<|src_sep|>  4|         if c == t:<|frame_sep|>`, true, false},
-		{"s = 0 after n = 0", line3, into, `<|line_sep|>{"s": "0"}<|src_sep|>  4|         if c == t:<|frame_sep|>`, true, true},
+		{"s = 0 after for c in s", line3, into, `<|line_sep|>{"s": "0"}<|src_sep|>  4|         if c == t:<|frame_sep|>`, true, false},
+		{"c after for c in s", line3, into, `<|line_sep|>{"c": "'b'", "..": ".."}<|src_sep|>  4|         if c == t:<|frame_sep|>`, true, true},
 		{"a loop exit to the return", line3, into, `<|line_sep|>{"..": ".."}<|src_sep|>  6|     return n<|frame_sep|>`, true, true},
 		{"a call state's keys are the parameters", line2, Action{Kind: InvStepCall}, `<|call_sep|>{"s": "'ab'", "t": "'b'"}<|src_sep|>  1| def count(s, t):<|frame_sep|>`, true, true},
 		{"a call state missing a parameter", line2, Action{Kind: InvStepCall}, `<|call_sep|>{"s": "'ab'"}<|src_sep|>  1| def count(s, t):<|frame_sep|>`, true, false},

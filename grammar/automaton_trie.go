@@ -158,6 +158,12 @@ func (a *Automaton) Finish(text []byte, defSrc string) []byte {
 			piece = "{"
 		case phObjFirst, phAfterVal:
 			piece = "}"
+			if r := a.rule(); r != nil && r.mustMarker {
+				piece = diffMarkerEntry + "}"
+				if a.phase == phAfterVal {
+					piece = ", " + piece
+				}
+			}
 			if name, ok := a.missingParam(); ok {
 				// A call state holds every parameter: an empty value for the rest.
 				piece = `"` + name + `": ""`
@@ -166,7 +172,7 @@ func (a *Automaton) Finish(text []byte, defSrc string) []byte {
 				}
 			}
 		case phVal:
-			piece = `"`
+			piece = a.finishVal()
 		case phMarker:
 			piece = markerRest[a.mi:]
 		case phSrcSep:
@@ -194,7 +200,7 @@ func (a *Automaton) Finish(text []byte, defSrc string) []byte {
 		case phArgOpen:
 			piece = `"`
 		case phArgStr:
-			piece = `"`
+			piece = a.finishVal()
 		case phFrame:
 			piece, special = TokenFrameSep, true
 		case phExit:

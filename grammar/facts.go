@@ -13,8 +13,12 @@ import (
 // the program) for a single-file program. They are conservative: what a real run
 // does is always allowed. Codes[0] is the module.
 type Facts struct {
-	Version int         `json:"version"`
-	Open    bool        `json:"open"` // dynamic code: every function callable from anywhere
+	Version int  `json:"version"`
+	Open    bool `json:"open"` // dynamic code: every function callable from anywhere
+	// NoClass: no class is made (a repr such as 1 or 'a' is an immutable builtin's);
+	// Closed: besides, only call instructions can run code of the program.
+	NoClass bool        `json:"noclass"`
+	Closed  bool        `json:"closed"`
 	Codes   []CodeFacts `json:"codes"`
 }
 
@@ -43,6 +47,8 @@ type CodeFacts struct {
 	Entry     After         `json:"entry"`      // after the call event
 	AfterLine map[int]After `json:"after_line"` // after a line event at the line
 	AfterExc  map[int]After `json:"after_exc"`  // after an exception event at the line
+	// Values are the value facts of a function (nil for the rest: no value rules).
+	Values *ValueFacts `json:"values"`
 }
 
 // After is what can follow an event in the same frame before the next line event: line

@@ -24,6 +24,10 @@ type Targets struct {
 	// and that have all of its locals: the diff marker (same frame, its locals kept)
 	// narrows to them.
 	prev codeSet
+	// The value facts: the locals of a line state (nil: no rule) and the value of a
+	// return at one line (nil: the static facts alone).
+	locals *localsRule
+	ret    *retOverride
 }
 
 func (p *Program) newTargets() *Targets {
@@ -151,6 +155,23 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 		return t.finish()
 	}
 	l := prev.Loc.Line
+	if a.Kind == StepInto || a.Kind == StepOver {
+		// The value facts need the one code object whose frame prev is in.
+		own := -1
+		for _, c := range codes {
+			if t.prev.has(c) {
+				if own >= 0 {
+					own = -2
+					break
+				}
+				own = c
+			}
+		}
+		if own >= 0 {
+			t.locals = p.localsAfter(own, prev)
+			t.ret = p.retAfter(own, prev)
+		}
+	}
 	t.NeverOnly = (a.Kind == StepInto || a.Kind == StepOver) && prev.Event.HasLocals()
 	for _, c := range codes {
 		cf := &p.f.Codes[c]

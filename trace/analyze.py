@@ -59,7 +59,8 @@ def analyze_program(tree, code):
         for f in out:
             f["open_names"] = True
     _calls(tree, codes, out, dynamic)
-    return {"version": 1, "open": dynamic, "codes": out}
+    noclass, closed = _world(codes, dynamic)
+    return {"version": 1, "open": dynamic, "noclass": noclass, "closed": closed, "codes": out}
 
 
 def _walk_codes(code, parent, out):
@@ -153,6 +154,8 @@ def _code_facts(code, is_module, codes):
         f["after_line"] = {str(l): flow.after_line(l) for l in lines}
         f["after_exc"] = {str(l): flow.after_exception(l) for l in all_lines}
         f["call_lines"] = [code.co_firstlineno]
+        if not namespace:
+            f["values"] = _value_facts(code, ins, line_of, flow, lines)
     return f
 
 
@@ -455,3 +458,158 @@ def _calls(tree, codes, out, dynamic):
     for f in out:
         for k in f["callees"]:
             f["callees"][k] = sorted(set(f["callees"][k]))
+
+
+# Value facts (docs/decisions.md, "Value facts"; grammar/values.go): what a line
+# does to the frame's locals, and the values a return can give.
+
+# Opcodes that run no code of the program in a closed world (no classes, no
+# generators, no imports, no callables kept by map/filter/iter) and change no object
+# in place, except an in-place BINARY_OP (checked against the target's value).
+_PURE_OPS = frozenset((
+    "NOP", "RESUME", "CACHE", "EXTENDED_ARG", "POP_TOP", "PUSH_NULL", "COPY", "SWAP",
+    "LOAD_FAST", "LOAD_CONST", "LOAD_GLOBAL", "LOAD_DEREF", "LOAD_CLOSURE", "LOAD_ATTR",
+    "STORE_FAST", "STORE_DEREF", "DELETE_FAST", "DELETE_DEREF",
+    "UNARY_POSITIVE", "UNARY_NEGATIVE", "UNARY_NOT", "UNARY_INVERT",
+    "BINARY_OP", "BINARY_SUBSCR", "COMPARE_OP", "IS_OP", "CONTAINS_OP",
+    "BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_MAP", "BUILD_CONST_KEY_MAP",
+    "BUILD_STRING", "BUILD_SLICE", "LIST_TO_TUPLE", "LIST_EXTEND", "SET_UPDATE",
+    "DICT_UPDATE", "DICT_MERGE", "FORMAT_VALUE", "UNPACK_SEQUENCE", "UNPACK_EX",
+    "GET_ITER", "FOR_ITER", "RETURN_VALUE",
+    "JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT",
+    "JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP",
+    "POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_FORWARD_IF_TRUE",
+    "POP_JUMP_FORWARD_IF_NONE", "POP_JUMP_FORWARD_IF_NOT_NONE",
+    "POP_JUMP_BACKWARD_IF_FALSE", "POP_JUMP_BACKWARD_IF_TRUE",
+    "POP_JUMP_BACKWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_NOT_NONE",
+))
+
+# Builtins that keep a callable (or make a class) and call it later, from an
+# instruction that is not a call.
+_CALLBACK_NAMES = frozenset(("map", "filter", "iter", "type", "object", "super", "property",
+                             "classmethod", "staticmethod", "__build_class__"))
+
+_STORES = frozenset(("STORE_FAST", "STORE_DEREF", "DELETE_FAST", "DELETE_DEREF"))
+
+# The longest constant repr the facts force (the tracer cuts reprs at max_repr,
+# 200 by default: a shorter limit than this is not modelled).
+_MAX_CONST_REPR = 32
+
+
+def _world(codes, dynamic):
+    """noclass: no code of the file makes a class (a repr like 1 or 'a' is then a
+    builtin immutable value); closed: nothing but a call instruction can run code of
+    the program (no classes, generators, imports, callback-keeping builtins)."""
+    noclass = not dynamic
+    closed = not dynamic
+    for c in codes:
+        if c.co_flags & _CO_GENERATOR_LIKE:
+            closed = False
+        if "type" in c.co_names or "__build_class__" in c.co_names:
+            noclass = False
+        if any(n in _CALLBACK_NAMES for n in c.co_names):
+            closed = False
+        for i in _dis.get_instructions(c):
+            if i.opname == "LOAD_BUILD_CLASS":
+                noclass = False
+            if i.opname in ("IMPORT_NAME", "IMPORT_STAR", "IMPORT_FROM"):
+                closed = False
+    return noclass, noclass and closed
+
+
+def _const_repr(v):
+    if type(v) not in (int, float, str, bool, type(None), bytes):
+        return None
+    r = repr(v)
+    return r if len(r) <= _MAX_CONST_REPR else None
+
+
+def _value_facts(code, ins, line_of, flow, lines):
+    """Per line: whether the instructions run between its line event and the next
+    one are pure (_PURE_OPS), the names they store or delete, the in-place targets,
+    and the names every store of which is a constant; per return line: the reprs a
+    return there can give (None: unknown); the lines that are exactly `return NAME`."""
+    targets = {i.offset for i in ins if i.is_jump_target}
+    for lo, hi, target in flow.handlers:
+        targets.add(target)
+    cells = list(code.co_cellvars) + list(code.co_freevars)
+    out = {"cells": cells, "lines": {}, "rets": {}, "ret_names": {}}
+    for line in lines:
+        seeds = [k for k in range(flow.start, len(ins)) if line_of[ins[k].offset] == line]
+        run = set()
+        stack = list(seeds)
+        while stack:
+            k = stack.pop()
+            if k in run:
+                continue
+            run.add(k)
+            for n in flow.succ(k):
+                if not flow.fires(k, n):
+                    stack.append(n)
+        pure = True
+        stores, deletes, inplace = set(), set(), set()
+        consts = {}
+        bad_const = set()
+        for k in sorted(run):
+            i = ins[k]
+            if i.opname not in _PURE_OPS:
+                pure = False
+            if i.opname in _STORES:
+                stores.add(i.argval)
+                if i.opname.startswith("DELETE"):
+                    deletes.add(i.argval)
+                r = None
+                if (i.opname == "STORE_FAST" and k > 0 and ins[k - 1].opname == "LOAD_CONST"
+                        and i.offset not in targets):
+                    r = _const_repr(ins[k - 1].argval)
+                if r is None or consts.get(i.argval, r) != r:
+                    bad_const.add(i.argval)
+                else:
+                    consts[i.argval] = r
+            if i.opname == "BINARY_OP" and i.argrepr.endswith("=") and i.argrepr != "==":
+                nxt = ins[k + 1] if k + 1 < len(ins) else None
+                if nxt is not None and nxt.opname == "STORE_FAST":
+                    inplace.add(nxt.argval)
+                else:
+                    pure = False
+        for n in bad_const:
+            consts.pop(n, None)
+        out["lines"][str(line)] = {
+            "pure": pure,
+            "stores": sorted(stores),
+            "deletes": sorted(deletes),
+            "inplace": sorted(inplace),
+            "consts": consts,
+        }
+        own = [ins[k] for k in seeds]
+        if (len(own) == 2 and own[0].opname == "LOAD_FAST" and own[1].opname == "RETURN_VALUE"
+                and own[1].offset == own[0].offset + 2 and own[1].offset not in targets
+                and flow.handler(seeds[0]) is None and flow.handler(seeds[1]) is None):
+            out["ret_names"][str(line)] = own[0].argval
+    # A frame left by a re-raise reports a return of None at whatever line ran last.
+    reraise = any(i.opname == "RERAISE" or (i.opname == "RAISE_VARARGS" and i.arg == 0) for i in ins)
+    rets = {}
+    for k, i in enumerate(ins):
+        if i.opname not in ("RETURN_VALUE", "YIELD_VALUE"):
+            continue
+        line = line_of[i.offset]
+        if line is None or i.opname == "YIELD_VALUE":
+            return dict(out, rets={})  # reported at the last line: unknown
+        r = None
+        if k > 0 and ins[k - 1].opname == "LOAD_CONST" and i.offset not in targets:
+            r = _const_repr(ins[k - 1].argval)
+        if r is None:
+            rets[line] = None
+        elif rets.get(line, []) is not None:
+            rets.setdefault(line, [])
+            if r not in rets[line]:
+                rets[line].append(r)
+    for line, rs in rets.items():
+        if rs is not None and reraise and "None" not in rs:
+            rs.append("None")
+        out["rets"][str(line)] = rs
+    if reraise:
+        # Lines with no return instruction can still report a return of None.
+        for line in set(l for l in line_of.values() if l) - set(rets):
+            out["rets"][str(line)] = ["None"]
+    return out

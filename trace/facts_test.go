@@ -186,6 +186,7 @@ func TestFactsAreSound(t *testing.T) {
 	pool := testPool(t)
 	counts := map[grammar.ActionKind]int{}
 	rejected := 0
+	var ruled, marked int // transitions under a locals rule, and a forced marker
 	rng := rand.New(rand.NewPCG(12, 12))
 	for _, p := range factsPrograms(t, n) {
 		rec, err := pool.Record(context.Background(), p.name, p.src, p.entry, Limits{MaxEvents: 2000})
@@ -205,6 +206,13 @@ func TestFactsAreSound(t *testing.T) {
 		}
 		check := func(tr *Tree, i int, a grammar.Action) {
 			counts[a.Kind]++
+			prev := tr.Nodes[i].State()
+			if l, m := prog.Targets(&prev, a).ValueRule(); l {
+				ruled++
+				if m {
+					marked++
+				}
+			}
 			j, exit, err := tr.Do(i, a)
 			if err == ErrAtStart {
 				return
@@ -238,9 +246,12 @@ func TestFactsAreSound(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("transitions replayed: %v; rejected %d", counts, rejected)
+	t.Logf("transitions replayed: %v; rejected %d; under a locals rule %d (marker forced %d)", counts, rejected, ruled, marked)
 	if rejected > 0 {
 		t.Fatalf("%d real transitions rejected by the facts", rejected)
+	}
+	if ruled == 0 || marked == 0 {
+		t.Errorf("the value facts never narrowed a line state (%d, %d)", ruled, marked)
 	}
 	if !testing.Short() {
 		for _, k := range grammar.AllActions {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog/log"
 
+	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/train/eval"
 	"github.com/ndb-project/ndb/train/eval/evalcmd"
@@ -96,15 +97,26 @@ func runEvalNextState(ctx context.Context, args []string) error {
 	corpus := fs.String("corpus", filepath.Join("build", "corpus"), "corpus `DIR` whose eval.jsonl holds the held-out trajectories")
 	f := addEvalFlags(fs, "nextstate", 800)
 	level := fs.String("level", "", "only the trajectories of this `LEVEL` (function or repository; default both)")
+	actions := fs.String("actions", "", "only the prompts of these actions `A,A,...` (e.g. step_into,step_over,step_return; default all)")
 	calib := fs.Bool("calibrate", false, "fit the temperatures of the model's confidences on half the held-out programs, report the calibration error before and after on the other half, and write calibration.json into the checkpoint's folder")
 	if rest, err := parseInterspersed(fs, args); err != nil {
 		return err
 	} else if len(rest) != 0 {
-		return badInput("usage: ndb eval nextstate [--corpus DIR] [--level LEVEL] [--limit N] [--model DIR] [--out DIR] [--calibrate]")
+		return badInput("usage: ndb eval nextstate [--corpus DIR] [--level LEVEL] [--actions A,A] [--limit N] [--model DIR] [--out DIR] [--calibrate]")
 	}
 	cfg, err := f.config(append([]string{"nextstate"}, args...))
 	if err != nil {
 		return err
+	}
+	for _, s := range strings.Split(*actions, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		k, ok := grammar.ParseActionKind(s)
+		if !ok {
+			return badInput("--actions: unknown action %q", s)
+		}
+		cfg.Actions = append(cfg.Actions, k)
 	}
 	if *calib { // the fit reads every token's distribution: the model runs in ndb-infer's process
 		return execInfer(append([]string{"calibrate"}, args...))

@@ -65,13 +65,31 @@ func TestEvalNextStateTinyModel(t *testing.T) {
 	}
 }
 
+// TestEvalNextStateActions: --actions keeps only the rows of the actions named.
+func TestEvalNextStateActions(t *testing.T) {
+	needInfer(t)
+	t.Setenv("NDB_THREADS", "1")
+	tiny := filepath.Join("..", "..", "testdata", "tinymodel")
+	var code int
+	stdout := captureStdout(t, func() {
+		code = run(context.Background(), []string{"eval", "nextstate", "--corpus", goldenCorpus(t), "--limit", "1",
+			"--model", tiny, "--max-tokens", "16", "--out", t.TempDir(), "--actions", "step_over"})
+	})
+	if code != 0 {
+		t.Fatalf("exit status %d\n%s", code, stdout)
+	}
+	if !strings.Contains(stdout, "step_over ") || strings.Contains(stdout, "step_into ") {
+		t.Errorf("want step_over rows only:\n%s", stdout)
+	}
+}
+
 // TestEvalUsage: a missing or unknown evaluation is bad usage (exit status 2).
 func TestEvalUsage(t *testing.T) {
 	devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	stderr := os.Stderr
 	os.Stderr = devnull
 	defer func() { os.Stderr = stderr; devnull.Close() }()
-	for _, args := range [][]string{{"eval"}, {"eval", "nope"}, {"eval", "cruxeval"}, {"eval", "horizon", "x.jsonl", "--k", "0"}} {
+	for _, args := range [][]string{{"eval"}, {"eval", "nope"}, {"eval", "cruxeval"}, {"eval", "horizon", "x.jsonl", "--k", "0"}, {"eval", "nextstate", "--actions", "step_into,nope"}} {
 		if code := run(context.Background(), args); code != exitUsage {
 			t.Errorf("%v: exit status %d, want %d", args, code, exitUsage)
 		}

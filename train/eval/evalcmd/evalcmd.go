@@ -15,6 +15,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/trace"
 	"github.com/ndb-project/ndb/train/eval"
 	"github.com/ndb-project/ndb/train/progress"
@@ -40,6 +41,9 @@ type Config struct {
 	// default the program facts constrain it, and next-state and CruxEval print a
 	// row of the grammar alone too, on the same prompts (a Constrainable model).
 	GrammarOnly bool
+	// Actions, when set, keeps only the next-state prompts of these actions (the
+	// prompts drawn are the same as without it: the draw is per action).
+	Actions []grammar.ActionKind
 	// Stdout receives the tables, Stderr the progress; Log the tracer's log.
 	Stdout, Stderr io.Writer
 	Log            zerolog.Logger
@@ -71,6 +75,9 @@ func NextState(ctx context.Context, cfg Config, corpus, level string) error {
 	}
 	if level != "" {
 		cases = slices.DeleteFunc(cases, func(c eval.Case) bool { return c.Level != level })
+	}
+	if len(cfg.Actions) > 0 {
+		cases = slices.DeleteFunc(cases, func(c eval.Case) bool { return !slices.Contains(cfg.Actions, c.Prompt.Action.Kind) })
 	}
 	if len(cases) == 0 {
 		return inputErrorf("%s/eval.jsonl: no trajectories", corpus)

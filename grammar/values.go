@@ -1,0 +1,219 @@
+package grammar
+
+import (
+	"regexp"
+	"slices"
+)
+
+// This file is what the program facts say about values (docs/decisions.md, "Value
+// facts"): which locals a line state after a step can show and with what value, and
+// what a return can give. Everything here is sound or absent: where a value cannot be
+// known the rule says nothing and the grammar (and the other facts) decide.
+
+// ValueFacts are a function's value facts (trace/analyze.py, _value_facts).
+type ValueFacts struct {
+	Cells    []string           `json:"cells"` // cell and free variables: other frames can change them
+	Lines    map[int]LineValues `json:"lines"`
+	Rets     map[int][]string   `json:"rets"`      // the reprs a return at the line can give (absent or null: unknown)
+	RetNames map[int]string     `json:"ret_names"` // lines that are exactly `return NAME`
+}
+
+// LineValues is what the instructions run between a line event at the line and the
+// next line event of the frame do to its locals.
+type LineValues struct {
+	// Pure: they run no code of the program and change no object in place (given a
+	// closed program and in-place targets that hold immutable values).
+	Pure    bool              `json:"pure"`
+	Stores  []string          `json:"stores"`  // names stored or deleted
+	Deletes []string          `json:"deletes"` // names deleted
+	Inplace []string          `json:"inplace"` // targets of in-place operators
+	Consts  map[string]string `json:"consts"`  // names every store of which is this constant's repr
+}
+
+// localsRule is what the value facts say about the locals object of a line state
+// that a step leads to. Keys and values are JSON string content, as written.
+type localsRule struct {
+	keys       []string            // the keys the object may have
+	forced     map[string][]string // a key's value is one of these
+	mustMarker bool                // the diff form with its marker, certainly
+}
+
+// immutableRepr matches the reprs that, in a program without classes, only
+// immutable builtin values have: ints, floats, strings, bytes, True, False, None.
+var immutableRepr = regexp.MustCompile(`^(-?[0-9]+|-?[0-9]+\.[0-9]+(e[+-][0-9]+)?|-?[0-9]+e[+-][0-9]+|-?inf|nan|True|False|None|b?'.*|b?".*)$`)
+
+// content is s as JSON string content.
+func content(s string) string {
+	b := AppendQuoteJSON(nil, s)
+	return string(b[1 : len(b)-1])
+}
+
+// localsAfter returns the rule for the line state that a step_into or step_over from
+// prev (a line or call state of a frame of code c) leads to, or nil. Such a line
+// state is the next line event of the same frame: a call made on the way shows as a
+// call state instead, an exception as an exception state.
+func (p *Program) localsAfter(c int, prev *State) *localsRule {
+	cf := &p.f.Codes[c]
+	vf := cf.Values
+	if vf == nil || p.f.Open || cf.Loose || cf.Namespace || cf.OpenNames {
+		return nil
+	}
+	var lv LineValues
+	switch prev.Event {
+	case EventCall:
+		lv.Pure = true // nothing runs between the call event and the first line event
+	case EventLine:
+		var ok bool
+		if lv, ok = vf.Lines[prev.Loc.Line]; !ok {
+			return nil
+		}
+		lv.Pure = lv.Pure && p.f.Closed
+		for _, n := range lv.Inplace {
+			if r, ok := prev.Locals.Get(n); ok && !immutableRepr.MatchString(r) {
+				lv.Pure = false // += on a list changes it in place, and its aliases
+			}
+		}
+	default:
+		return nil
+	}
+	order := map[string]int{}
+	for i, n := range cf.Names {
+		order[n] = i
+	}
+	last := -1
+	for _, v := range prev.Locals {
+		i, ok := order[v.Name]
+		if !ok {
+			return nil
+		}
+		last = max(last, i)
+	}
+	changeable := func(v Var) bool {
+		if slices.Contains(lv.Stores, v.Name) {
+			return true
+		}
+		if lv.Pure {
+			return false
+		}
+		return slices.Contains(vf.Cells, v.Name) || !p.f.NoClass || !immutableRepr.MatchString(v.Repr)
+	}
+	var kept []Var // certainly unchanged
+	r := &localsRule{forced: map[string][]string{}}
+	for _, v := range prev.Locals {
+		if changeable(v) {
+			r.keys = append(r.keys, content(v.Name))
+		} else {
+			kept = append(kept, v)
+		}
+	}
+	// Names that can become bound: those stored, and cells when other code runs.
+	fresh := slices.Clone(lv.Stores)
+	if !lv.Pure {
+		fresh = append(fresh, vf.Cells...)
+	}
+	outOfOrder := false
+	for _, n := range fresh {
+		if _, ok := prev.Locals.Get(n); ok || n == "" || n[0] == '.' || slices.Contains(r.keys, content(n)) {
+			continue
+		}
+		i, ok := order[n]
+		if !ok {
+			return nil
+		}
+		outOfOrder = outOfOrder || i < last
+		r.keys = append(r.keys, content(n))
+	}
+	deletes := len(lv.Deletes) > 0 || (!lv.Pure && len(vf.Cells) > 0)
+	// The encoder writes the diff form unless a variable disappeared or a new one
+	// comes before an old one; a kept variable is then left out, so the marker ends it.
+	r.mustMarker = len(kept) > 0 && !deletes && !outOfOrder
+	for n, rep := range lv.Consts {
+		if slices.Contains(vf.Cells, n) {
+			continue
+		}
+		old, had := prev.Locals.Get(n)
+		if had && !lv.Pure && !(p.f.NoClass && immutableRepr.MatchString(old)) {
+			continue // other code may change it in place without the store running
+		}
+		vals := []string{content(rep)}
+		if had && old != rep && !r.mustMarker {
+			// The full form shows a variable whose store did not run with its old value.
+			vals = append(vals, content(old))
+		}
+		r.forced[content(n)] = vals
+	}
+	if !r.mustMarker {
+		// The full form shows the kept variables with their values as they were.
+		for _, v := range kept {
+			k := content(v.Name)
+			r.keys = append(r.keys, k)
+			r.forced[k] = []string{content(v.Repr)}
+		}
+	}
+	return r
+}
+
+// retOverride is the value a return at a line of a code object certainly gives.
+type retOverride struct {
+	code, line int
+	vals       []string
+}
+
+// retAfter returns what a return event right after prev (a line state of a frame of
+// code c at a line that is exactly `return NAME`) gives: NAME's value, or nil.
+func (p *Program) retAfter(c int, prev *State) *retOverride {
+	vf := p.f.Codes[c].Values
+	if vf == nil || prev.Event != EventLine || p.f.Open || p.f.Codes[c].Loose {
+		return nil
+	}
+	n, ok := vf.RetNames[prev.Loc.Line]
+	if !ok {
+		return nil
+	}
+	r, ok := prev.Locals.Get(n)
+	if !ok {
+		return nil
+	}
+	return &retOverride{code: c, line: prev.Loc.Line, vals: []string{content(r)}}
+}
+
+// retValues returns the values a return state at line can give in a frame of one
+// of the codes in play (JSON string content), or nil when any is unknown.
+func (t *Targets) retValues(alive codeSet, line int) []string {
+	var out []string
+	for c, lines := range t.set[EventReturn] {
+		if !alive.has(c) || !lines[line] {
+			continue
+		}
+		var vals []string
+		switch {
+		case t.ret != nil && t.ret.code == c && t.ret.line == line:
+			vals = t.ret.vals
+		case t.p.f.Codes[c].Values != nil && !t.p.f.Codes[c].Loose:
+			rs := t.p.f.Codes[c].Values.Rets[line]
+			if rs == nil {
+				return nil
+			}
+			for _, r := range rs {
+				vals = append(vals, content(r))
+			}
+		default:
+			return nil
+		}
+		for _, v := range vals {
+			if !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// ValueRule reports whether the value facts narrow the locals of a line state (and
+// whether they force the diff marker), for tests and statistics.
+func (t *Targets) ValueRule() (locals, marker bool) {
+	if t.locals == nil {
+		return false, false
+	}
+	return true, t.locals.mustMarker
+}

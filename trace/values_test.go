@@ -1,0 +1,218 @@
+package trace
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ndb-project/ndb/grammar"
+)
+
+// valuePrograms try to defeat the value facts: aliases changed in place, code run
+// by an operator, a map callback, a cell set by an inner function, an except
+// variable deleted, a new variable before an old one, a return through finally, a
+// re-raise that returns None. TestValueFactsSound replays them like
+// TestFactsAreSound.
+var valuePrograms = []struct{ src, entry string }{
+	{`def f(n):
+    a = [1]
+    b = a
+    a += [n]
+    t = 5
+    t += n
+    s = 'x'
+    s *= 2
+    return b
+`, "f(3)"},
+	{`class V:
+    def __init__(self):
+        self.v = 0
+    def __add__(self, o):
+        self.v += 1
+        return o
+    def __repr__(self):
+        return str(self.v)
+
+def f(n):
+    v = V()
+    k = 0
+    w = v + k
+    x = v + k
+    return x
+`, "f(1)"},
+	{`def f(n):
+    seen = []
+    def cb(x):
+        seen.append(x)
+        return x * 2
+    m = map(cb, range(n))
+    total = 0
+    for y in m:
+        total = total + y
+    return total
+`, "f(3)"},
+	{`def f(n):
+    c = 0
+    def bump():
+        nonlocal c
+        c = c + 1
+    k = 1
+    bump()
+    k = 2
+    bump()
+    return c
+`, "f(2)"},
+	{`def f(n):
+    try:
+        r = 1 // n
+    except ZeroDivisionError as e:
+        r = 0
+    if n:
+        z = 1
+    a = 3
+    if not n:
+        z = 2
+    return r
+`, "f(0)"},
+	{`def f(n):
+    try:
+        x = n
+        return x
+    finally:
+        x = None
+
+def g(n):
+    try:
+        return 1 // n
+    finally:
+        n = 3
+
+def h(n):
+    try:
+        g(n)
+    except ZeroDivisionError:
+        return None
+    return 0
+
+def main():
+    f(1)
+    h(0)
+    return h(1)
+`, "main()"},
+	{`def f(n):
+    if n:
+        x = 0
+    x = 0
+    for i in range(n):
+        x = 0
+        x = 1 if i else 0
+    return 7
+`, "f(2)"},
+}
+
+// TestValueFactsForce checks what the value facts force on count.py-like code: the
+// first line after the call shows only the marker, `n = 0` shows n as 0 with the
+// marker, and `return n` returns n's value.
+func TestValueFactsForce(t *testing.T) {
+	src := `def count(s, t):
+    n = 0
+    for c in s:
+        if c == t:
+            n += 1
+    return n
+`
+	pool := testPool(t)
+	rec, err := pool.Record(context.Background(), "count", src, "count('berry', 'r')", Limits{MaxEvents: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fwd := rec.Forward
+	checked := 0
+	for i, nd := range fwd.Nodes {
+		prev := nd.State()
+		a := grammar.Action{Kind: grammar.StepOver}
+		j, exit, err := fwd.Do(i, a)
+		if err != nil || exit {
+			continue
+		}
+		e := grammar.NewEncoder(rec.Context, fwd.Dir)
+		e.Start(prev)
+		e.Action(a)
+		text, err := e.State(fwd.Nodes[j].State())
+		if err != nil {
+			t.Fatal(err)
+		}
+		accepts := func(text string) bool {
+			au := grammar.NewAutomaton(rec.Context, fwd.Dir, &prev, a.Kind, prog.Targets(&prev, a), grammar.Limits{})
+			return au.FeedText(text) && au.Done()
+		}
+		if !accepts(text) {
+			t.Fatalf("node %d: the truth %q is rejected", i, text)
+		}
+		var wrong []string
+		switch {
+		case prev.Event == grammar.EventCall:
+			wrong = []string{
+				strings.Replace(text, `{"..": ".."}`, `{}`, 1),
+				strings.Replace(text, `{"..": ".."}`, `{"s": "'berry'", "..": ".."}`, 1),
+				strings.Replace(text, `{"..": ".."}`, `{"n": "0", "..": ".."}`, 1),
+			}
+		case prev.Event == grammar.EventLine && prev.Loc.Line == 2:
+			wrong = []string{
+				strings.Replace(text, `{"n": "0", "..": ".."}`, `{"n": "1", "..": ".."}`, 1),
+				strings.Replace(text, `{"n": "0", "..": ".."}`, `{"n": "0"}`, 1),
+				strings.Replace(text, `{"n": "0", "..": ".."}`, `{"n": "0", "t": "'r'", "..": ".."}`, 1),
+				strings.Replace(text, `{"n": "0", "..": ".."}`, `{"c": "'b'", "..": ".."}`, 1),
+			}
+		case prev.Event == grammar.EventLine && prev.Loc.Line == 6:
+			wrong = []string{strings.Replace(text, `"2"`, `"3"`, 1), strings.Replace(text, `"2"`, `"None"`, 1)}
+		case prev.Event == grammar.EventLine && prev.Loc.Line == 4 && fwd.Nodes[j].Event == grammar.EventLine:
+			// c == t changes nothing: only the marker.
+			wrong = []string{strings.Replace(text, `{"..": ".."}`, `{"c": "'b'", "..": ".."}`, 1)}
+		}
+		for _, w := range wrong {
+			if w == text {
+				t.Fatalf("node %d: %q: no wrong variant made", i, text)
+			}
+			if accepts(w) {
+				t.Errorf("node %d (%s %d): %q is accepted (the truth is %q)", i, prev.Event, prev.Loc.Line, w, text)
+			}
+			checked++
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d wrong states checked", checked)
+	}
+}
+
+// TestValueFactsSound replays every step of the value programs through the facts.
+func TestValueFactsSound(t *testing.T) {
+	pool := testPool(t)
+	for k, p := range valuePrograms {
+		rec, err := pool.Record(context.Background(), "values", p.src, p.entry, Limits{MaxEvents: 2000})
+		if err != nil {
+			t.Fatalf("program %d: %v", k, err)
+		}
+		prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
+		if err != nil {
+			t.Fatalf("program %d: %v", k, err)
+		}
+		fwd := rec.Forward
+		for i := range fwd.Nodes {
+			for _, kind := range []grammar.ActionKind{grammar.StepInto, grammar.StepOver, grammar.StepReturn} {
+				a := grammar.Action{Kind: kind}
+				j, exit, err := fwd.Do(i, a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if msg := acceptTransition(prog, rec.Context, fwd, i, j, exit, a); msg != "" {
+					t.Errorf("program %d: node %d (%s %d) %s -> %s", k, i, fwd.Nodes[i].Event, fwd.Nodes[i].Loc.Line, kind, msg)
+				}
+			}
+		}
+	}
+}
