@@ -25,8 +25,11 @@ type Constrainable interface {
 
 // programCache gives the program facts of an evaluation prompt's context: the
 // context's source is parsed once by the tracer (never run) and its facts kept. A
-// context of several files, or a program whose analysis fails, has none (nil): its
-// predictions are then left to the grammar, and none counts as invented.
+// context of several files, a file of a repository (a context whose file has a path:
+// the corpus's repository-level contexts are excerpts of modules, and facts of an
+// excerpt would rule out what the whole module does), or a program whose analysis
+// fails, has none (nil): its predictions are then left to the grammar, and none
+// counts as invented.
 type programCache struct {
 	pool *trace.Pool
 	log  zerolog.Logger
@@ -44,7 +47,7 @@ func (c *programCache) get(ctx context.Context, gctx grammar.Context) *grammar.P
 		return p
 	}
 	var p *grammar.Program
-	if len(gctx.Files) == 1 {
+	if wholeProgram(gctx) {
 		parsed, err := c.pool.Parse(ctx, trace.ParseRequest{Source: contextSource(gctx)})
 		switch {
 		case err != nil:
@@ -57,6 +60,12 @@ func (c *programCache) get(ctx context.Context, gctx grammar.Context) *grammar.P
 	}
 	c.byCt[key] = p
 	return p
+}
+
+// wholeProgram reports whether ctx is a whole program's source: one file with no
+// path (a function-level context), not an excerpt of a repository's module.
+func wholeProgram(gctx grammar.Context) bool {
+	return len(gctx.Files) == 1 && gctx.Files[0].Path == ""
 }
 
 // contextSource rebuilds a single-file context's source, every line at its number
