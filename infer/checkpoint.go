@@ -118,14 +118,15 @@ func removeWeights(dir string) error {
 	return nil
 }
 
-// Load reads a checkpoint folder onto device: New on a fresh VarStore, then the
-// weights over the initial ones.
+// Load reads a checkpoint folder onto device: the model of its config on a fresh
+// VarStore, its weights left at zero rather than drawn at random, then the
+// checkpoint's weights copied in (every parameter: LoadWeights checks).
 func Load(dir string, device gotch.Device) (*Model, error) {
 	cfg, err := LoadConfig(filepath.Join(dir, ConfigFile))
 	if err != nil {
 		return nil, err
 	}
-	m, err := New(nn.NewVarStore(device), cfg)
+	m, err := newModel(nn.NewVarStore(device), cfg, false)
 	if err != nil {
 		return nil, err
 	}

@@ -67,6 +67,23 @@ func SetThreads(n int) int {
 	return libtch.AtGetNumThreads()
 }
 
+// SingleThreaded runs fn with libtorch's intra-op threads at one and then restores
+// the count: for a checkpoint's load, a few dozen copies too small to share, during
+// which OpenMP's idle workers would only busy-wait between operations and take a
+// core from the processes starting beside the model (measured: about a third of a
+// neural launch's CPU on two cores). Not for use while another goroutine runs the
+// model (the count is process-wide).
+func SingleThreaded(fn func()) {
+	n := libtch.AtGetNumThreads()
+	if n <= 1 {
+		fn()
+		return
+	}
+	libtch.AtSetNumThreads(1)
+	defer libtch.AtSetNumThreads(n)
+	fn()
+}
+
 // envInt is the positive integer in environment variable name, or def.
 func envInt(name string, def int) int {
 	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {

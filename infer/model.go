@@ -46,6 +46,8 @@ type Model struct {
 	cache  *kvCache   // allocated at the first cached forward pass
 	shared bool       // a Share: Close frees only its cache
 	runner *Runner    // runs the cached forward passes of a Runner's share
+
+	zeroInit bool // while building: weights start at zero (a load fills them)
 }
 
 // Param is one named parameter of a Model.
@@ -74,8 +76,14 @@ type block struct {
 
 // New builds a model for cfg with its parameters on vs.Root(), initialised as
 // transformers does (normal with std InitStd, norms at one). Training and inference
-// share this constructor; Load copies a checkpoint's weights over the initial ones.
-func New(vs *nn.VarStore, cfg Config) (m *Model, err error) {
+// share this constructor; Load builds the same model uninitialised (newModel) and
+// copies a checkpoint's weights in.
+func New(vs *nn.VarStore, cfg Config) (*Model, error) { return newModel(vs, cfg, true) }
+
+// newModel builds the model; with randomInit false its weight matrices start at
+// zero rather than drawn at random (a load overwrites every parameter, and drawing
+// 5M normal numbers across libtorch's threads was a third of a launch's model load).
+func newModel(vs *nn.VarStore, cfg Config, randomInit bool) (m *Model, err error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -86,7 +94,7 @@ func New(vs *nn.VarStore, cfg Config) (m *Model, err error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	device := vs.Device()
-	m = &Model{Config: cfg, VS: vs}
+	m = &Model{Config: cfg, VS: vs, zeroInit: !randomInit}
 	d, hd := int64(cfg.Dim), int64(cfg.HeadDim())
 	h, kvh, ff := int64(cfg.Heads), int64(cfg.KVHeads), int64(cfg.Hidden)
 
@@ -133,13 +141,17 @@ func New(vs *nn.VarStore, cfg Config) (m *Model, err error) {
 	return m, nil
 }
 
-// newVar adds the parameter "weight" [dims] under p: ones for a norm, else normal.
+// newVar adds the parameter "weight" [dims] under p: ones for a norm, else normal
+// (zero under zeroInit).
 func (m *Model) newVar(p *nn.Path, dims []int64, norm bool) *ts.Tensor {
 	var t *ts.Tensor
 	var err error
-	if norm {
+	switch {
+	case norm:
 		t, err = p.Ones("weight", dims)
-	} else {
+	case m.zeroInit:
+		t, err = p.Zeros("weight", dims)
+	default:
 		t, err = p.Randn("weight", dims, 0, m.Config.InitStd)
 	}
 	check(err)

@@ -186,7 +186,9 @@ func (s *Server) model(m modelserver.Model) (*loaded, error) {
 	if err != nil {
 		return nil, wireErr(modelserver.CodeInvalidInput, err.Error())
 	}
-	mod, tok, err := neural.Load(dir, dev)
+	var mod *infer.Model
+	var tok *tokenizer.Tokenizer
+	infer.SingleThreaded(func() { mod, tok, err = neural.Load(dir, dev) }) // under s.run: no model call runs meanwhile
 	if err != nil {
 		return nil, wireErr(modelserver.CodeModel, err.Error())
 	}
