@@ -187,3 +187,24 @@ func TestCheckDevice(t *testing.T) {
 		}
 	}
 }
+
+// Warm starts the child a launch will use, so the session's open finds it running
+// (one process), even when the server knows no model.load (an older ndb-infer).
+func TestWarmStartsTheServerTheSessionUses(t *testing.T) {
+	p := fakePool(t)
+	p.Warm(session.Options{Model: "/m"})
+	c, err := p.Get(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := openFake(t, p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.c != c {
+		t.Errorf("the session started a second model server beside the warmed one")
+	}
+	if got := doLine(t, b, stepInto); got != 2 {
+		t.Errorf("first step at line %d, want 2", got)
+	}
+}

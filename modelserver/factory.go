@@ -17,10 +17,29 @@ func Open(ctx context.Context, prog *session.Program, opt session.Options) (sess
 	return Default.Open(ctx, prog, opt)
 }
 
-// Warm starts (or dials) the model server a session with opt will use, so that it
-// loads while the program is parsed: session.RegisterNeuralWarmer. An error is left
-// to the session's Open, which asks again.
-func Warm(opt session.Options) { _, _ = Default.Get(context.Background(), opt.ModelServer) }
+// Warm starts (or dials) the model server a session with opt will use and has it
+// load the session's checkpoint, so that both happen while the program is parsed:
+// session.RegisterNeuralWarmer. An error is left to the session's Open, which asks
+// again and reports it.
+func Warm(opt session.Options) { Default.Warm(opt) }
+
+// Warm starts (or dials) the server of a session with opt and asks it to load the
+// session's checkpoint (MethodLoad); it returns when the checkpoint is loaded or
+// either step failed, and the session's open request, sent meanwhile, waits for
+// the load on the server rather than starting its own.
+func (p *Pool) Warm(opt session.Options) {
+	ctx := context.Background()
+	c, err := p.Get(ctx, opt.ModelServer)
+	if err != nil {
+		return
+	}
+	m, err := modelFor(opt.Model, opt.ModelServer)
+	if err != nil {
+		return
+	}
+	m.Device = opt.Device
+	_ = c.Call(ctx, MethodLoad, m, &struct{}{})
+}
 
 // Open opens a neural session of prog on the server opt.ModelServer ("" is the
 // pool's child).

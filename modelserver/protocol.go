@@ -16,6 +16,11 @@ const (
 	MethodSetVariable = "session.setVariable"
 	MethodClose       = "session.close"
 	MethodPredict     = "predict"
+	// MethodLoad loads a checkpoint (params: a Model; result: {}) ahead of the
+	// session that will use it: ndb sends it as a neural launch arrives, so that the
+	// load overlaps the program's parse. A server without it (MethodNotFound) loads
+	// at session.open as before.
+	MethodLoad = "model.load"
 )
 
 // ProtocolVersion changes when a request or a result changes shape (2: the program

@@ -122,6 +122,17 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			s.closeSession(se)
 		}
 		return struct{}{}, nil
+	case modelserver.MethodLoad:
+		var m modelserver.Model
+		if err := unmarshal(req, &m); err != nil {
+			return nil, err
+		}
+		s.run.Lock()
+		defer s.run.Unlock()
+		if _, err := s.model(m); err != nil {
+			return nil, err
+		}
+		return struct{}{}, nil
 	case modelserver.MethodPredict:
 		var p modelserver.PredictParams
 		if err := unmarshal(req, &p); err != nil {

@@ -243,3 +243,44 @@ func TestBadCheckpoint(t *testing.T) {
 	s := open(t, modelserver.Default.Open, addr, entries[0])
 	s.Close()
 }
+
+// model.load (ndb's warm-up, sent as a neural launch arrives) loads the checkpoint
+// before the session asks for it: the open that follows finds it loaded and loads
+// nothing; a checkpoint that does not load is the error naming it, as at open.
+func TestLoadAheadOfOpen(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(Options{Log: zerolog.Nop()})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { srv.Serve(ctx, ln); close(done) }()
+	defer func() { cancel(); <-done; srv.Close() }()
+	addr := ln.Addr().String()
+
+	c, err := modelserver.Dial(context.Background(), addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	bad := t.TempDir()
+	if err := c.Call(context.Background(), modelserver.MethodLoad, modelserver.Model{Dir: bad}, &struct{}{}); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("model.load of a folder with no checkpoint: %v", err)
+	}
+	if err := c.Call(context.Background(), modelserver.MethodLoad, modelserver.Model{Dir: model(t)}, &struct{}{}); err != nil {
+		t.Fatal(err)
+	}
+	loaded := func() int { srv.run.Lock(); defer srv.run.Unlock(); return len(srv.models) }
+	if n := loaded(); n != 1 {
+		t.Fatalf("%d checkpoints loaded after model.load, want 1", n)
+	}
+	s := open(t, modelserver.Default.Open, addr, entries[1])
+	defer s.Close()
+	if n := loaded(); n != 1 {
+		t.Errorf("%d checkpoints loaded after the open, want the one model.load loaded", n)
+	}
+	if _, err := s.Do(context.Background(), actions[0]); err != nil {
+		t.Error(err)
+	}
+}
