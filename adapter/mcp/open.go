@@ -38,7 +38,10 @@ func (s *Server) open(ctx context.Context, a openArgs) (*session.Session, error)
 	if err != nil {
 		return nil, err
 	}
-	if a.model != "" {
+	switch {
+	case a.model != "" && opt.ModelServer != "": // a folder on the model server's machine
+		opt.Model = a.model
+	case a.model != "":
 		m := s.abs(a.model)
 		if st, err := os.Stat(m); err != nil || !st.IsDir() {
 			return nil, fmt.Errorf(`"model" %s is not a checkpoint folder: leave it out to use the server's model`, m)

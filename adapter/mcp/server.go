@@ -26,8 +26,10 @@ const defaultTopP = 0.95
 // Config configures a Server.
 type Config struct {
 	// Session holds the defaults of every session: Model and Device for the neural
-	// backend, Tracer (nil: a pool of Workers Python workers started on first use),
-	// Neural (tests). MaxSteps 0 means DefaultMaxSteps.
+	// backend, ModelServer (a listening ndb-infer that runs the model; "" starts one
+	// over a pipe; a tool's "model" is then a folder on its machine), Tracer (nil: a
+	// pool of Workers Python workers started on first use), Neural (tests). MaxSteps
+	// 0 means DefaultMaxSteps.
 	Session session.Options
 	// Workers is the size of the tracer pool when Session.Tracer is nil.
 	Workers int
