@@ -3,15 +3,13 @@ package adapter
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/rs/zerolog"
 
+	"github.com/ndb-project/ndb/internal/loopback"
 	"github.com/ndb-project/ndb/session"
 )
 
@@ -179,24 +177,6 @@ func (s *Server) Close() error {
 
 // ListenAddr completes a --listen address: a bare port or ":PORT" listens on
 // 127.0.0.1 (debug adapters should not be reachable from the network by default);
-// HOST:PORT is kept as given.
-func ListenAddr(addr string) (string, error) {
-	addr = strings.TrimSpace(addr)
-	if addr == "" {
-		return "", errors.New("empty listen address: want PORT, :PORT or HOST:PORT")
-	}
-	if _, err := strconv.ParseUint(addr, 10, 16); err == nil {
-		return net.JoinHostPort("127.0.0.1", addr), nil
-	}
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "", fmt.Errorf("listen address %q: %w", addr, err)
-	}
-	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-		return "", fmt.Errorf("listen address %q: the port must be a number from 0 to 65535", addr)
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	return net.JoinHostPort(host, port), nil
-}
+// HOST:PORT is kept as given (internal/loopback.Addr, the rule every ndb server
+// shares).
+func ListenAddr(addr string) (string, error) { return loopback.Addr(addr) }

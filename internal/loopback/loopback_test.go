@@ -46,3 +46,38 @@ func TestCheck(t *testing.T) {
 		t.Errorf("warning %q", warn.String())
 	}
 }
+
+func TestAddr(t *testing.T) {
+	for in, want := range map[string]string{
+		"7070":          "127.0.0.1:7070",
+		":7070":         "127.0.0.1:7070",
+		"0.0.0.0:7070":  "0.0.0.0:7070",
+		"gpu-box:7070":  "gpu-box:7070",
+		" 127.0.0.1:0 ": "127.0.0.1:0",
+		"[::1]:7070":    "[::1]:7070",
+	} {
+		if got, err := Addr(in); err != nil || got != want {
+			t.Errorf("Addr(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "host:port", "99999", "host"} {
+		if got, err := Addr(bad); err == nil {
+			t.Errorf("Addr(%q) = %q, want an error", bad, got)
+		}
+	}
+}
+
+// The model server's refusal and warning name its own risk, not recorded mode's.
+func TestCheckRisk(t *testing.T) {
+	var warn bytes.Buffer
+	err := CheckRisk("ndb-infer", "0.0.0.0:7070", false, RiskModelServer, &warn)
+	if err == nil || !strings.Contains(err.Error(), RiskModelServer) || strings.Contains(err.Error(), "recorded mode") {
+		t.Errorf("refusal: %v", err)
+	}
+	if err := CheckRisk("ndb-infer", "0.0.0.0:7070", true, RiskModelServer, &warn); err != nil {
+		t.Fatal(err)
+	}
+	if w := warn.String(); !strings.HasPrefix(w, "ndb-infer: WARNING") || !strings.Contains(w, RiskModelServer) {
+		t.Errorf("warning %q", w)
+	}
+}
