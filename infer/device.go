@@ -55,12 +55,16 @@ func DeviceName(d gotch.Device) string {
 // own thread pool is set to that many threads; otherwise it keeps OpenBLAS's default
 // (OPENBLAS_NUM_THREADS, else all cores), which measured best here (docs/libtorch.md).
 // It returns libtorch's count now in force. Call it once at start-up, before the
-// first model call.
+// first model call. A count already in force is left alone: setting it rebuilds
+// libtorch's thread pools, whose new workers busy-wait a while (measured: about a
+// tenth of a second of a neural launch's CPU).
 func SetThreads(n int) int {
 	if n <= 0 {
 		n = envInt("NDB_THREADS", runtime.NumCPU())
 	}
-	libtch.AtSetNumThreads(n)
+	if n != libtch.AtGetNumThreads() {
+		libtch.AtSetNumThreads(n)
+	}
 	if b := envInt("NDB_BLAS_THREADS", 0); b > 0 {
 		SetBLASThreads(b)
 	}
