@@ -81,8 +81,9 @@ type block struct {
 func New(vs *nn.VarStore, cfg Config) (*Model, error) { return newModel(vs, cfg, true) }
 
 // newModel builds the model; with randomInit false its weight matrices start at
-// zero rather than drawn at random (a load overwrites every parameter, and drawing
-// 5M normal numbers across libtorch's threads was a third of a launch's model load).
+// zero rather than drawn at random: a load overwrites every parameter, so the
+// draws (the bundled model's 5M numbers, in parallel regions whose idle threads
+// spin) were work thrown away at every launch.
 func newModel(vs *nn.VarStore, cfg Config, randomInit bool) (m *Model, err error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
