@@ -74,10 +74,14 @@ func SetThreads(n int) int {
 // SingleThreaded runs fn with libtorch's intra-op threads at one and then restores
 // the count: for a checkpoint's load, a few dozen copies too small to share, during
 // which OpenMP's idle workers would only busy-wait between operations and take a
-// core from the processes starting beside the model (measured: about a third of a
-// neural launch's CPU on two cores). Not for use while another goroutine runs the
-// model (the count is process-wide).
+// core from the processes starting beside the model. fn runs on the calling
+// goroutine's OS thread, locked for it: OpenMP keeps the count per thread (libtorch
+// copies its own count to a thread at that thread's first parallel operation), so
+// only the thread that set it is sure to use it. Not for use while another
+// goroutine runs the model (libtorch's own count and thread pool are process-wide).
 func SingleThreaded(fn func()) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	n := libtch.AtGetNumThreads()
 	if n <= 1 {
 		fn()

@@ -1,10 +1,15 @@
 package infer
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+)
 
 // A checkpoint's load runs on one thread, and the model's predictions afterwards get
 // the threads the server was given back.
 func TestSingleThreadedRestoresThreads(t *testing.T) {
+	runtime.LockOSThread() // OpenMP's count is per thread: ask the one that set it
+	defer runtime.UnlockOSThread()
 	before := SetThreads(2)
 	defer SetThreads(before)
 	var inside int
