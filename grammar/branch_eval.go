@@ -40,6 +40,8 @@ const (
 	pyStr
 	pyTuple
 	pyList
+	pyDict // items alternate key, value
+	pySet
 )
 
 type pyVal struct {
@@ -65,6 +67,47 @@ func (v pyVal) truth() bool {
 	}
 }
 
+// hashable reports whether v can be a dict key or set element (else TypeError).
+func (v pyVal) hashable() bool {
+	switch v.kind {
+	case pyList, pyDict, pySet:
+		return false
+	case pyTuple:
+		for _, e := range v.items {
+			if !e.hashable() {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// size is len(v) for a str, tuple, list, dict or set.
+func (v pyVal) size() int {
+	switch v.kind {
+	case pyStr:
+		return utf8.RuneCountInString(v.s)
+	case pyDict:
+		return len(v.items) / 2
+	}
+	return len(v.items)
+}
+
+// lookup finds key k among a dict's keys or a set's elements (Python's hash and ==
+// agree on these values: 1, True and 1.0 are one key).
+func (v pyVal) lookup(k pyVal) (int, bool) {
+	step := 1
+	if v.kind == pyDict {
+		step = 2
+	}
+	for i := 0; i < len(v.items); i += step {
+		if pyEqual(v.items[i], k) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 func pyBoolVal(b bool) pyVal {
 	if b {
 		return pyVal{kind: pyBool, i: 1}
@@ -83,6 +126,27 @@ func pyEqual(a, b pyVal) bool {
 		return true
 	case a.kind == pyStr:
 		return a.s == b.s
+	case a.kind == pyDict:
+		if len(a.items) != len(b.items) {
+			return false
+		}
+		for i := 0; i < len(a.items); i += 2 {
+			j, ok := b.lookup(a.items[i])
+			if !ok || !pyEqual(a.items[i+1], b.items[j+1]) {
+				return false
+			}
+		}
+		return true
+	case a.kind == pySet:
+		if len(a.items) != len(b.items) {
+			return false
+		}
+		for _, e := range a.items {
+			if _, ok := b.lookup(e); !ok {
+				return false
+			}
+		}
+		return true
 	default:
 		if len(a.items) != len(b.items) {
 			return false
@@ -156,6 +220,12 @@ func pyContains(c, x pyVal) (bool, bool) {
 			return false, false
 		}
 		return strings.Contains(c.s, x.s), true
+	case c.kind == pyDict || c.kind == pySet:
+		if !x.hashable() {
+			return false, false
+		}
+		_, in := c.lookup(x)
+		return in, true
 	case c.seq():
 		for _, e := range c.items {
 			if pyEqual(e, x) {
@@ -316,7 +386,20 @@ func (s pySub) eval(env func(string) (string, bool)) (pyVal, bool) {
 		return x, false
 	}
 	k, ok := s.k.eval(env)
-	if !ok || !k.numeric() {
+	if !ok {
+		return pyVal{}, false
+	}
+	if x.kind == pyDict {
+		if !k.hashable() {
+			return pyVal{}, false
+		}
+		i, in := x.lookup(k)
+		if !in {
+			return pyVal{}, false // KeyError
+		}
+		return x.items[i+1], true
+	}
+	if !k.numeric() {
 		return pyVal{}, false
 	}
 	var items []pyVal
@@ -345,10 +428,8 @@ func (n pyLen) eval(env func(string) (string, bool)) (pyVal, bool) {
 	switch {
 	case !ok:
 		return x, false
-	case x.kind == pyStr:
-		return pyVal{kind: pyInt, i: int64(utf8.RuneCountInString(x.s))}, true
-	case x.seq():
-		return pyVal{kind: pyInt, i: int64(len(x.items))}, true
+	case x.kind == pyStr || x.seq() || x.kind == pyDict || x.kind == pySet:
+		return pyVal{kind: pyInt, i: int64(x.size())}, true
 	}
 	return pyVal{}, false
 }
@@ -713,6 +794,11 @@ func (p *pyParser) literal(d int) (pyVal, bool) {
 			return pyVal{}, false // (x) is no tuple repr
 		}
 		return v, true
+	case c == '{':
+		return p.dictOrSet(d)
+	}
+	if p.word("set()") {
+		return pyVal{kind: pySet}, true
 	}
 	for _, w := range []string{"True", "False", "None"} {
 		if p.word(w) {
@@ -776,4 +862,44 @@ func (p *pyParser) str() (pyVal, bool) {
 		}
 	}
 	return pyVal{}, false
+}
+
+// dictOrSet reads a dict repr ({} included) or a set repr. Keys and elements must be
+// hashable and distinct, as in any real repr.
+func (p *pyParser) dictOrSet(d int) (pyVal, bool) {
+	p.i++ // {
+	p.skip()
+	if p.i < len(p.s) && p.s[p.i] == '}' {
+		p.i++
+		return pyVal{kind: pyDict}, true
+	}
+	v := pyVal{kind: pySet}
+	for first := true; ; first = false {
+		k, ok := p.literal(d + 1)
+		if !ok || !k.hashable() {
+			return pyVal{}, false
+		}
+		if _, dup := v.lookup(k); dup && !first {
+			return pyVal{}, false
+		}
+		if first && p.op(":") {
+			v.kind = pyDict
+		} else if !first && v.kind == pyDict && !p.op(":") {
+			return pyVal{}, false
+		}
+		v.items = append(v.items, k)
+		if v.kind == pyDict {
+			x, ok := p.literal(d + 1)
+			if !ok {
+				return pyVal{}, false
+			}
+			v.items = append(v.items, x)
+		}
+		if p.op("}") {
+			return v, true
+		}
+		if !p.op(",") {
+			return pyVal{}, false
+		}
+	}
 }

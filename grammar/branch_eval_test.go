@@ -15,12 +15,13 @@ var branchEnv = map[string]string{
 	"a": "1", "b": "0", "c": "-7", "t": "True", "f": "False", "n": "None",
 	"s": `'ab'`, "e": `''`, "q": `'a\'b"\n\\'`, "u": `'\xe9\U0001f600z'`,
 	"l": "[1, 'ab', None, [2, 3]]", "m": "[]", "p": "(1, True)", "o": "(2,)",
-	"x": "1.0", "d": "{1: 2}", "z": "[1, 2, 3...", "big": "9223372036854775807",
+	"d": "{1: 2, 'k': [1], (1, 2): None}", "st": "{1, 'a', (2,)}", "es": "set()", "ed": "{}",
+	"x": "1.0", "y": "{1: 2.5}", "z": "[1, 2, 3...", "big": "9223372036854775807",
 }
 
 // randomBranchExpr builds a test from the accepted subset.
 func randomBranchExpr(r *rand.Rand, depth int) string {
-	names := []string{"a", "b", "c", "t", "f", "n", "s", "e", "q", "u", "l", "m", "p", "o", "x", "d", "z", "big", "w"}
+	names := []string{"a", "b", "c", "t", "f", "n", "s", "e", "q", "u", "l", "m", "p", "o", "x", "d", "st", "es", "ed", "y", "z", "big", "w"}
 	lits := []string{"0", "1", "2", "-1", "3", "'a'", "'ab'", "''", "True", "False", "None", "'\\n'", "(1, True)", "[2, 3]", "()"}
 	if depth <= 0 || r.IntN(4) == 0 {
 		if r.IntN(2) == 0 {
@@ -76,7 +77,8 @@ func TestEvalBranchMatchesPython(t *testing.T) {
 		conds = append(conds, randomBranchExpr(r, 1+r.IntN(3)))
 	}
 	conds = append(conds, "a == t", "c // 2 == -4", "c % 3 == 2", "-c % -3 == -2", "q[1] == \"'\"",
-		"u[1] > 'z'", "len(u) == 3", "p == (1, 1)", "[1, 'ab'] < l", "l[-1][0] + 1 == 3", "big - 1 > 0")
+		"u[1] > 'z'", "len(u) == 3", "p == (1, 1)", "[1, 'ab'] < l", "l[-1][0] + 1 == 3", "big - 1 > 0",
+		"d[(1, 2)] is None", "'k' in d and d['k'] == [True]", "len(st) == 3 and (2,) in st", "not es and not ed", "[d] == [d]", "d[True] == 2")
 	in, _ := json.Marshal(map[string]any{"env": branchEnv, "conds": conds})
 	script := `
 import json, sys

@@ -747,20 +747,22 @@ def _branch(flow, ins, line_of, node, line):
             return None
     outs = {True: flow._new(), False: flow._new()}
     seeds = {True: [], False: []}
+    true_at = set()
     for k in region:
         for n in flow.succ(k):
             if n in region:
                 continue
-            pos = ins[n].positions
-            if pos is None or pos.lineno is None or pos.col_offset is None:
-                return None
-            which = _inside(pos, *body)
+            # An exit without a position (the jump back of a loop whose body ends
+            # with the if) is not the body's first instruction: it goes the false way.
+            which = _inside(ins[n].positions, *body)
+            if which:
+                true_at.add(n)
             if flow.fires(k, n):
                 outs[which]["next"].add(line_of[ins[n].offset])
             else:
                 seeds[which].append(n)
-    if not (seeds[True] or outs[True]["next"]) or not (seeds[False] or outs[False]["next"]):
-        return None
+    if len(true_at) != 1 or not (seeds[False] or outs[False]["next"]):
+        return None  # the test is true one way only: the body's first instruction
     res = {}
     for which in (True, False):
         flow.search(seeds[which], outs[which], last=line)

@@ -319,7 +319,7 @@ func TestFactsAcceptCorpus(t *testing.T) {
 	pool := testPool(t)
 	progs := map[string]*grammar.Program{}
 	counts := map[grammar.ActionKind]int{}
-	rejected, noFacts := 0, 0
+	rejected, noFacts, branched := 0, 0, 0
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -370,7 +370,11 @@ func TestFactsAcceptCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			au := grammar.NewAutomaton(tr.Context, tr.Direction, &prev, st.Action.Kind, prog.Targets(&prev, st.Action), grammar.Limits{MaxRepr: 1 << 20, MaxVars: 1 << 10, MaxKey: 1 << 10})
+			tg := prog.Targets(&prev, st.Action)
+			if tg.BranchRule() {
+				branched++
+			}
+			au := grammar.NewAutomaton(tr.Context, tr.Direction, &prev, st.Action.Kind, tg, grammar.Limits{MaxRepr: 1 << 20, MaxVars: 1 << 10, MaxKey: 1 << 10})
 			if !au.FeedText(text) || !au.Done() {
 				rejected++
 				if rejected <= 10 {
@@ -383,7 +387,7 @@ func TestFactsAcceptCorpus(t *testing.T) {
 			prev = st.State
 		}
 	}
-	t.Logf("corpus transitions replayed: %v; rejected %d; %d trajectories without facts", counts, rejected, noFacts)
+	t.Logf("corpus transitions replayed: %v; rejected %d; %d trajectories without facts; %d under the branch rule", counts, rejected, noFacts, branched)
 	if rejected > 0 {
 		t.Fatalf("%d recorded transitions rejected", rejected)
 	}
