@@ -122,6 +122,8 @@ func FuzzAutomaton(f *testing.F) {
 		{Event: EventLine, Loc: Loc{Line: 3}, Locals: Locals{{"s", "'b'"}, {"t", "'r'"}, {"n", "0"}}, Frame: 1},
 		{Event: EventReturn, Loc: Loc{Line: 6}, Value: "1", Frame: 1},
 		{Event: EventLine, Loc: Loc{Line: 9}, Locals: Locals{{"x", "1"}}}, // no code object has it
+		// the branch rule: c == t is known
+		{Event: EventLine, Loc: Loc{Line: 4}, Locals: Locals{{"s", "'berry'"}, {"t", "'r'"}, {"n", "0"}, {"c", "'r'"}}, Frame: 1},
 	}
 	f.Fuzz(func(t *testing.T, choices []byte, setup uint8) {
 		prev := prevs[int(setup)%len(prevs)]

@@ -49,6 +49,8 @@ type CodeFacts struct {
 	AfterExc  map[int]After `json:"after_exc"`  // after an exception event at the line
 	// Values are the value facts of a function (nil for the rest: no value rules).
 	Values *ValueFacts `json:"values"`
+	// Branches are the branch facts of a function's if/elif/while lines (branch.go).
+	Branches map[int]BranchFact `json:"branches"`
 }
 
 // After is what can follow an event in the same frame before the next line event: line

@@ -28,6 +28,8 @@ type Targets struct {
 	// return at one line (nil: the static facts alone).
 	locals *localsRule
 	ret    *retOverride
+	// branch: the branch rule chose what follows prev's line (branch.go).
+	branch bool
 }
 
 func (p *Program) newTargets() *Targets {
@@ -155,9 +157,9 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 		return t.finish()
 	}
 	l := prev.Loc.Line
+	own := -1
 	if a.Kind == StepInto || a.Kind == StepOver {
 		// The value facts need the one code object whose frame prev is in.
-		own := -1
 		for _, c := range codes {
 			if t.prev.has(c) {
 				if own >= 0 {
@@ -189,7 +191,16 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 					}
 				}
 			case EventLine:
-				t.after(c, cf.AfterLine[l])
+				var b *After
+				if c == own {
+					b = p.branchAfter(c, prev)
+				}
+				if b != nil {
+					t.after(c, *b)
+					t.branch = true
+				} else {
+					t.after(c, cf.AfterLine[l])
+				}
 				if a.Kind == StepInto {
 					t.callsFrom(c, l)
 				}

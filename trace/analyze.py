@@ -60,6 +60,10 @@ def analyze_program(tree, code):
             f["open_names"] = True
     _calls(tree, codes, out, dynamic)
     noclass, closed = _world(codes, dynamic)
+    imports = any(isinstance(n, (_ast.Import, _ast.ImportFrom)) for n in _ast.walk(tree))
+    if noclass and not dynamic and not imports:
+        # Reprs are then of builtin values, which grammar/branch_eval.go reads exactly.
+        _branches(tree, codes, out)
     return {"version": 1, "open": dynamic, "noclass": noclass, "closed": closed, "codes": out}
 
 
@@ -613,3 +617,154 @@ def _value_facts(code, ins, line_of, flow, lines):
         for line in set(l for l in line_of.values() if l) - set(rets):
             out["rets"][str(line)] = ["None"]
     return out
+
+
+# Branch facts (docs/decisions.md, "Branch facts"; grammar/branch.go): for an `if`,
+# `elif` or `while` line whose test is a pure expression of the frame's locals, the
+# events that follow its line event when the test is true and when it is false.
+
+_BRANCH_CMP = (_ast.Eq, _ast.NotEq, _ast.Lt, _ast.LtE, _ast.Gt, _ast.GtE, _ast.In, _ast.NotIn)
+_BRANCH_BIN = (_ast.Add, _ast.Sub, _ast.Mult, _ast.FloorDiv, _ast.Mod)
+
+
+def _branch_expr_ok(node, names, len_ok):
+    """Whether node is in the subset grammar/branch_eval.go evaluates exactly."""
+    ok = lambda n: _branch_expr_ok(n, names, len_ok)
+    if isinstance(node, _ast.Name):
+        return isinstance(node.ctx, _ast.Load) and node.id in names
+    if isinstance(node, _ast.Constant):
+        return node.value is None or type(node.value) in (int, str, bool)
+    if isinstance(node, _ast.BoolOp):
+        return all(ok(v) for v in node.values)
+    if isinstance(node, _ast.UnaryOp):
+        return isinstance(node.op, (_ast.Not, _ast.USub)) and ok(node.operand)
+    if isinstance(node, _ast.BinOp):
+        return isinstance(node.op, _BRANCH_BIN) and ok(node.left) and ok(node.right)
+    if isinstance(node, _ast.Compare):
+        if not ok(node.left) or not all(ok(c) for c in node.comparators):
+            return False
+        operands = [node.left] + node.comparators
+        for k, op in enumerate(node.ops):
+            if isinstance(op, (_ast.Is, _ast.IsNot)):
+                # Only `x is None`: identity of other values is not in a repr.
+                if not (isinstance(operands[k + 1], _ast.Constant) and operands[k + 1].value is None):
+                    return False
+            elif not isinstance(op, _BRANCH_CMP):
+                return False
+        return True
+    if isinstance(node, _ast.Subscript):
+        return not isinstance(node.slice, _ast.Slice) and ok(node.value) and ok(node.slice)
+    if isinstance(node, (_ast.Tuple, _ast.List)):
+        return isinstance(node.ctx, _ast.Load) and all(ok(e) for e in node.elts)
+    if isinstance(node, _ast.Call):
+        return (len_ok and isinstance(node.func, _ast.Name) and node.func.id == "len"
+                and len(node.args) == 1 and not node.keywords and ok(node.args[0]))
+    return False
+
+
+def _len_rebound(tree):
+    """Whether the name len can mean anything but the builtin somewhere."""
+    for node in _ast.walk(tree):
+        if isinstance(node, _ast.Name) and node.id == "len" and not isinstance(node.ctx, _ast.Load):
+            return True
+        if isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef)) and node.name == "len":
+            return True
+        if isinstance(node, _ast.arg) and node.arg == "len":
+            return True
+        if isinstance(node, (_ast.Global, _ast.Nonlocal)) and "len" in node.names:
+            return True
+        if isinstance(node, _ast.alias) and (node.asname or node.name) == "len":
+            return True
+    return False
+
+
+def _branches(tree, codes, out):
+    """Fill each function's "branches": per line, the test (ast.unparse: literals are
+    reprs) and what follows its line event when the test is true and when false."""
+    len_ok = not _len_rebound(tree)
+    nodes = [n for n in _ast.walk(tree) if isinstance(n, (_ast.If, _ast.While))]
+    for ci, code in enumerate(codes):
+        f = out[ci]
+        if f["kind"] != "function" or f["loose"] or f["namespace"]:
+            continue
+        names = set(code.co_varnames) | set(code.co_cellvars) | set(code.co_freevars)
+        ins = list(_dis.get_instructions(code))
+        line_of = _line_table(code, ins)
+        flow = _Flow(code, ins, line_of)
+        branches = {}
+        for node in nodes:
+            t = node.test
+            line = t.lineno
+            if t.end_lineno != line or node.lineno != line or node.body[0].lineno <= line:
+                continue
+            if line in branches or str(line) not in f["after_line"]:
+                continue
+            if not _branch_expr_ok(t, names, len_ok):
+                continue
+            b = _branch(flow, ins, line_of, node, line)
+            if b is not None:
+                b["cond"] = _ast.unparse(t)
+                branches[line] = b
+            else:
+                branches[line] = None
+        f["branches"] = {str(l): b for l, b in branches.items() if b is not None}
+
+
+def _inside(pos, first, last):
+    """Whether an instruction's position lies within [first, last], each a
+    (line, column) pair."""
+    if pos is None or pos.lineno is None or pos.col_offset is None or pos.end_lineno is None:
+        return False
+    return first <= (pos.lineno, pos.col_offset) and (pos.end_lineno, pos.end_col_offset) <= last
+
+
+def _branch(flow, ins, line_of, node, line):
+    # The test's instructions: those of its line (the jump of `if not x` has the whole
+    # statement's position; the body starts on a later line).
+    span = ((line, 0), (node.end_lineno, node.end_col_offset))
+    body = ((node.body[0].lineno, node.body[0].col_offset), (node.body[-1].end_lineno, node.body[-1].end_col_offset))
+    region = set()
+    for k, i in enumerate(ins):
+        if line_of[i.offset] == line:
+            if not _inside(i.positions, *span):
+                return None  # something besides the test runs at the line
+            region.add(k)
+    if not region:
+        return None
+    handler_targets = {flow.index.get(target) for _, _, target in flow.handlers}
+    if region & handler_targets:
+        return None
+    # Every way into the test starts a whole evaluation: the first instruction of a
+    # contiguous copy of it.
+    starts = {k for k in region if k - 1 not in region}
+    preds = {}
+    for k in range(len(ins)):
+        for n in flow.succ(k):
+            preds.setdefault(n, set()).add(k)
+    for k in region:
+        entered = any(p not in region for p in preds.get(k, ())) or k == flow.start
+        if entered and k not in starts:
+            return None
+    outs = {True: flow._new(), False: flow._new()}
+    seeds = {True: [], False: []}
+    true_at = set()
+    for k in region:
+        for n in flow.succ(k):
+            if n in region:
+                continue
+            # An exit without a position (the jump back of a loop whose body ends
+            # with the if) is not the body's first instruction: it goes the false way.
+            which = _inside(ins[n].positions, *body)
+            if which:
+                true_at.add(n)
+            if flow.fires(k, n):
+                outs[which]["next"].add(line_of[ins[n].offset])
+            else:
+                seeds[which].append(n)
+    if len(true_at) != 1 or not (seeds[False] or outs[False]["next"]):
+        return None  # the test is true one way only: the body's first instruction
+    res = {}
+    for which in (True, False):
+        flow.search(seeds[which], outs[which], last=line)
+        res["true" if which else "false"] = flow._done(outs[which])
+    return res

@@ -187,6 +187,7 @@ func TestFactsAreSound(t *testing.T) {
 	counts := map[grammar.ActionKind]int{}
 	rejected := 0
 	var ruled, marked int // transitions under a locals rule, and a forced marker
+	branched := 0         // transitions whose successors the branch rule chose
 	rng := rand.New(rand.NewPCG(12, 12))
 	for _, p := range factsPrograms(t, n) {
 		rec, err := pool.Record(context.Background(), p.name, p.src, p.entry, Limits{MaxEvents: 2000})
@@ -207,7 +208,11 @@ func TestFactsAreSound(t *testing.T) {
 		check := func(tr *Tree, i int, a grammar.Action) {
 			counts[a.Kind]++
 			prev := tr.Nodes[i].State()
-			if l, m := prog.Targets(&prev, a).ValueRule(); l {
+			tg := prog.Targets(&prev, a)
+			if tg.BranchRule() {
+				branched++
+			}
+			if l, m := tg.ValueRule(); l {
 				ruled++
 				if m {
 					marked++
@@ -246,12 +251,15 @@ func TestFactsAreSound(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("transitions replayed: %v; rejected %d; under a locals rule %d (marker forced %d)", counts, rejected, ruled, marked)
+	t.Logf("transitions replayed: %v; rejected %d; under a locals rule %d (marker forced %d); under the branch rule %d", counts, rejected, ruled, marked, branched)
 	if rejected > 0 {
 		t.Fatalf("%d real transitions rejected by the facts", rejected)
 	}
 	if ruled == 0 || marked == 0 {
 		t.Errorf("the value facts never narrowed a line state (%d, %d)", ruled, marked)
+	}
+	if branched == 0 {
+		t.Errorf("the branch rule never chose a branch")
 	}
 	if !testing.Short() {
 		for _, k := range grammar.AllActions {
@@ -311,7 +319,7 @@ func TestFactsAcceptCorpus(t *testing.T) {
 	pool := testPool(t)
 	progs := map[string]*grammar.Program{}
 	counts := map[grammar.ActionKind]int{}
-	rejected, noFacts := 0, 0
+	rejected, noFacts, branched := 0, 0, 0
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -362,7 +370,11 @@ func TestFactsAcceptCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			au := grammar.NewAutomaton(tr.Context, tr.Direction, &prev, st.Action.Kind, prog.Targets(&prev, st.Action), grammar.Limits{MaxRepr: 1 << 20, MaxVars: 1 << 10, MaxKey: 1 << 10})
+			tg := prog.Targets(&prev, st.Action)
+			if tg.BranchRule() {
+				branched++
+			}
+			au := grammar.NewAutomaton(tr.Context, tr.Direction, &prev, st.Action.Kind, tg, grammar.Limits{MaxRepr: 1 << 20, MaxVars: 1 << 10, MaxKey: 1 << 10})
 			if !au.FeedText(text) || !au.Done() {
 				rejected++
 				if rejected <= 10 {
@@ -375,7 +387,7 @@ func TestFactsAcceptCorpus(t *testing.T) {
 			prev = st.State
 		}
 	}
-	t.Logf("corpus transitions replayed: %v; rejected %d; %d trajectories without facts", counts, rejected, noFacts)
+	t.Logf("corpus transitions replayed: %v; rejected %d; %d trajectories without facts; %d under the branch rule", counts, rejected, noFacts, branched)
 	if rejected > 0 {
 		t.Fatalf("%d recorded transitions rejected", rejected)
 	}
