@@ -128,7 +128,8 @@ func stepsFrom(t testing.TB, c *wireClient, thread int, cmds ...string) []stopAt
 // BenchmarkDebugpyVsRecorded runs, in every iteration, the same 20-step session
 // (dapSession) against ndb in recorded mode served in-process over OS pipes, against
 // the `ndb dap` binary when there is one ($NDB_BIN or bin/ndb; process start and the
-// tracer's workers included), and against debugpy, all through the same wireClient.
+// tracer's workers included; it traces with debugpy's interpreter, samePython), and
+// against debugpy, all through the same wireClient.
 // Per adapter it reports the time per step (stepIn sent to the refreshed view:
 // stopped event, stackTrace, scopes, variables), per stop (stepIn to the stopped
 // event), per launch (adapter start to the first stop) and per session (adapter start
@@ -174,5 +175,6 @@ func BenchmarkDebugpyVsRecorded(b *testing.B) {
 	if len(targets) == 3 {
 		b.ReportMetric(ratio(sums[1].steps, sums[2].steps), "debugpy/ndb-bin-step")
 		b.ReportMetric(ratio(sums[1].total, sums[2].total), "debugpy/ndb-bin-session")
+		b.ReportMetric(ratio(sums[1].launch, sums[2].launch), "debugpy/ndb-bin-launch")
 	}
 }

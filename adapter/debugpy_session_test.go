@@ -113,7 +113,15 @@ func ndbInProcess(srv *Server) dapTarget {
 
 // subprocess starts an adapter that speaks DAP on its stdin and stdout.
 func subprocess(t testing.TB, name string, argv ...string) (*wireClient, func()) {
+	return subprocessEnv(t, name, nil, argv...)
+}
+
+// subprocessEnv is subprocess with env added to the adapter's environment.
+func subprocessEnv(t testing.TB, name string, env []string, argv ...string) (*wireClient, func()) {
 	cmd := exec.Command(argv[0], argv[1:]...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -146,10 +154,24 @@ func ndbSubprocess(bin string) dapTarget {
 	return dapTarget{
 		name: "ndb dap",
 		start: func(t testing.TB) (*wireClient, func()) {
-			return subprocess(t, "ndb dap", bin, "dap")
+			return subprocessEnv(t, "ndb dap", samePython(), bin, "dap")
 		},
 		launch: ndbLaunch,
 	}
+}
+
+// samePython makes the `ndb dap` subprocess trace with debugpy's interpreter, so
+// that both debuggers start the same Python (unless NDB_PYTHON says otherwise): the
+// python3 first on PATH can be a wrapper (a pyenv shim here costs 0.1-0.2 s a start)
+// that debugpy's launch would not pay.
+func samePython() []string {
+	if os.Getenv("NDB_PYTHON") != "" {
+		return nil
+	}
+	if _, err := os.Stat(debugpyPython); err != nil {
+		return nil
+	}
+	return []string{"NDB_PYTHON=" + debugpyPython}
 }
 
 // debugpyTarget runs `python3.11 -m debugpy.adapter`, which launches the debuggee
