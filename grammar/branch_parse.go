@@ -3,7 +3,6 @@ package grammar
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // The reader of branch tests (as ast.unparse writes them) and of value reprs.
@@ -376,51 +375,23 @@ func (p *pyParser) literal(d int) (pyVal, bool) {
 	return pyVal{}, false
 }
 
-// str reads a Python str repr (or literal as ast.unparse writes it).
+// str reads a Python str repr (or literal as ast.unparse writes it): it finds the
+// closing quote and decodes the literal with PyStringValue.
 func (p *pyParser) str() (pyVal, bool) {
 	q := p.s[p.i]
-	p.i++
-	var b strings.Builder
-	for p.i < len(p.s) {
-		c := p.s[p.i]
-		switch {
-		case c == q:
-			p.i++
-			return pyVal{kind: pyStr, s: b.String()}, true
-		case c == '\n':
+	for i := p.i + 1; i < len(p.s); i++ {
+		switch p.s[i] {
+		case '\\':
+			i++
+		case '\n':
 			return pyVal{}, false
-		case c != '\\':
-			b.WriteByte(c)
-			p.i++
-			continue
-		}
-		if p.i+1 >= len(p.s) {
-			return pyVal{}, false
-		}
-		e := p.s[p.i+1]
-		p.i += 2
-		switch e {
-		case '\\', '\'', '"':
-			b.WriteByte(e)
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'x', 'u', 'U':
-			n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
-			if p.i+n > len(p.s) {
+		case q:
+			s, ok := PyStringValue(p.s[p.i : i+1])
+			if !ok {
 				return pyVal{}, false
 			}
-			r, err := strconv.ParseUint(p.s[p.i:p.i+n], 16, 32)
-			if err != nil || r > utf8.MaxRune || r >= 0xd800 && r < 0xe000 {
-				return pyVal{}, false // a lone surrogate has no Go string
-			}
-			b.WriteRune(rune(r))
-			p.i += n
-		default:
-			return pyVal{}, false
+			p.i = i + 1
+			return pyVal{kind: pyStr, s: s}, true
 		}
 	}
 	return pyVal{}, false

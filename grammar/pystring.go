@@ -8,7 +8,8 @@ import (
 
 // PyStringValue decodes a Python str literal written with single or double quotes
 // (no prefix, no triple quotes), with the escapes Python's repr uses. ok is false for
-// anything else.
+// anything else, and for a lone surrogate (Go has no string for it, and U+FFFD in
+// its place would make different strings equal).
 func PyStringValue(lit string) (string, bool) {
 	if len(lit) < 2 || (lit[0] != '\'' && lit[0] != '"') || lit[len(lit)-1] != lit[0] {
 		return "", false
@@ -46,8 +47,8 @@ func PyStringValue(lit string) (string, bool) {
 				return "", false
 			}
 			r, err := strconv.ParseUint(body[i+1:i+1+width], 16, 32)
-			if err != nil || r > utf8.MaxRune {
-				return "", false
+			if err != nil || r > utf8.MaxRune || r >= 0xd800 && r < 0xe000 {
+				return "", false // a lone surrogate has no Go string: unknown, not U+FFFD
 			}
 			b.WriteRune(rune(r))
 			i += width

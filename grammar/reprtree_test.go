@@ -113,6 +113,8 @@ func TestPyStringValue(t *testing.T) {
 		{`'\n\\'`, "\n\\", true},
 		{`'\u00e9'`, "é", true},
 		{`'\x4'`, "", false},
+		{`'\ud800'`, "", false}, // a lone surrogate: unknown, never U+FFFD
+		{`'\U0001f600'`, "😀", true},
 		{`'a'b'`, "", false},
 		{`abc`, "", false},
 		{`'`, "", false},
