@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
+	"syscall"
 
 	"github.com/ndb-project/ndb/modelserver"
 )
@@ -27,7 +29,21 @@ func execInfer(args []string) error {
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	err = cmd.Run() // SIGINT reaches the child too: it writes its checkpoint and stops
+	// A signal to ndb alone (kill PID, a service manager) goes to ndb-infer too, which
+	// writes its checkpoint and stops; ndb waits for it and exits with its status,
+	// instead of dying and leaving the trainer running without it.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer func() { signal.Stop(sigs); close(sigs) }()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go func() {
+		for s := range sigs {
+			cmd.Process.Signal(s)
+		}
+	}()
+	err = cmd.Wait()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		return inferExit{ee.ExitCode()}
