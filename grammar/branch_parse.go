@@ -166,41 +166,32 @@ func (p *pyParser) comparison(d int) (pyExpr, bool) {
 	return c, true
 }
 
-func (p *pyParser) arith(d int) (pyExpr, bool) {
-	x, ok := p.term(d)
-	for ok {
-		var o string
-		switch {
-		case p.op("+"):
-			o = "+"
-		case p.op("-"):
-			o = "-"
-		default:
-			return x, true
-		}
-		var y pyExpr
-		y, ok = p.term(d)
-		x = pyBin{op: o, l: x, r: y}
-	}
-	return nil, false
-}
+// The binary operators of each precedence level the parser reads, tried in order.
+var (
+	arithOps = []string{"+", "-"}
+	termOps  = []string{"*", "//", "%"}
+)
 
-func (p *pyParser) term(d int) (pyExpr, bool) {
-	x, ok := p.unary(d)
+func (p *pyParser) arith(d int) (pyExpr, bool) { return p.binary(d, arithOps, p.term) }
+
+func (p *pyParser) term(d int) (pyExpr, bool) { return p.binary(d, termOps, p.unary) }
+
+// binary reads operand (op operand)* for one precedence level, left-associative.
+func (p *pyParser) binary(d int, ops []string, operand func(int) (pyExpr, bool)) (pyExpr, bool) {
+	x, ok := operand(d)
 	for ok {
-		var o string
-		switch {
-		case p.op("*"):
-			o = "*"
-		case p.op("//"):
-			o = "//"
-		case p.op("%"):
-			o = "%"
-		default:
+		o := ""
+		for _, c := range ops {
+			if p.op(c) {
+				o = c
+				break
+			}
+		}
+		if o == "" {
 			return x, true
 		}
 		var y pyExpr
-		y, ok = p.unary(d)
+		y, ok = operand(d)
 		x = pyBin{op: o, l: x, r: y}
 	}
 	return nil, false
