@@ -313,6 +313,8 @@ func (a *Automaton) byteOK(c byte) bool {
 		a.vals = nil
 		if r := a.rule(); r != nil {
 			a.setVals(r.forced[string(key)])
+		} else if a.ev == EventCall {
+			a.setVals(a.tg.callValues(string(key)))
 		}
 		a.names = append(a.names, [2]int32{int32(a.keyStart), int32(len(a.keys))})
 		a.phase = phColon

@@ -166,7 +166,7 @@ func (a *Automaton) Finish(text []byte, defSrc string) []byte {
 			}
 			if name, ok := a.missingParam(); ok {
 				// A call state holds every parameter: an empty value for the rest.
-				piece = `"` + name + `": ""`
+				piece = `"` + name + `": "` + a.forcedCallValue(name) + `"`
 				if a.phase == phAfterVal {
 					piece = ", " + piece
 				}

@@ -72,3 +72,13 @@ func (a *Automaton) finishVal() string {
 	}
 	return `"`
 }
+
+// forcedCallValue is the value a call state's variable key must have when the value
+// facts give exactly one that can be written, or "".
+func (a *Automaton) forcedCallValue(key string) string {
+	vals := a.tg.callValues(key)
+	if len(vals) != 1 || len(vals[0]) > a.lim.MaxRepr {
+		return ""
+	}
+	return vals[0]
+}

@@ -28,6 +28,10 @@ type Targets struct {
 	// return at one line (nil: the static facts alone).
 	locals *localsRule
 	ret    *retOverride
+	// callVals: the values of a call state's variables (values_inverse.go; nil: no
+	// rule), and which rule set them.
+	callVals map[string][]string
+	callRule int
 	// branch: the branch rule chose what follows prev's line (branch.go).
 	branch bool
 }
@@ -158,7 +162,9 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 	}
 	l := prev.Loc.Line
 	own := -1
-	if a.Kind == StepInto || a.Kind == StepOver {
+	inverseLine := prev.Event == EventLine &&
+		(a.Kind == InvStepInto || a.Kind == InvStepOver || a.Kind == InvStepCall)
+	if a.Kind == StepInto || a.Kind == StepOver || inverseLine {
 		// The value facts need the one code object whose frame prev is in.
 		for _, c := range codes {
 			if t.prev.has(c) {
@@ -169,7 +175,10 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 				own = c
 			}
 		}
-		if own >= 0 {
+		switch {
+		case own >= 0 && inverseLine:
+			p.inverseValues(t, own, prev, a)
+		case own >= 0:
 			t.locals = p.localsAfter(own, prev)
 			t.ret = p.retAfter(own, prev)
 		}

@@ -16,6 +16,17 @@ type ValueFacts struct {
 	Lines    map[int]LineValues `json:"lines"`
 	Rets     map[int][]string   `json:"rets"`      // the reprs a return at the line can give (absent or null: unknown)
 	RetNames map[int]string     `json:"ret_names"` // lines that are exactly `return NAME`
+	// Whole is what the whole code object does (the inverse rules; nil in facts
+	// written before it: no inverse rule).
+	Whole *WholeValues `json:"whole"`
+}
+
+// WholeValues is what every instruction of a code object does to its locals.
+type WholeValues struct {
+	Stores []string `json:"stores"` // names stored or deleted anywhere
+	// Pure: no instruction runs code of the program or changes an object in place
+	// (given a closed program), and there is no in-place operator at all.
+	Pure bool `json:"pure"`
 }
 
 // LineValues is what the instructions run between a line event at the line and the

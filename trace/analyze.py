@@ -528,6 +528,11 @@ def _const_repr(v):
     return r if len(r) <= _MAX_CONST_REPR else None
 
 
+def _inplace_op(i):
+    """Whether instruction i is an in-place operator (+=, |=, ...)."""
+    return i.opname == "BINARY_OP" and i.argrepr.endswith("=") and i.argrepr != "=="
+
+
 def _value_facts(code, ins, line_of, flow, lines):
     """Per line: whether the instructions run between its line event and the next
     one are pure (_PURE_OPS), the names they store or delete, the in-place targets,
@@ -538,6 +543,12 @@ def _value_facts(code, ins, line_of, flow, lines):
         targets.add(target)
     cells = list(code.co_cellvars) + list(code.co_freevars)
     out = {"cells": cells, "lines": {}, "rets": {}, "ret_names": {}}
+    # The whole code object (the inverse rules): every name it stores or deletes, and
+    # whether every instruction is pure with no in-place operator at all.
+    out["whole"] = {
+        "stores": sorted({i.argval for i in ins if i.opname in _STORES}),
+        "pure": all(i.opname in _PURE_OPS and not _inplace_op(i) for i in ins),
+    }
     for line in lines:
         seeds = [k for k in range(flow.start, len(ins)) if line_of[ins[k].offset] == line]
         run = set()
@@ -570,7 +581,7 @@ def _value_facts(code, ins, line_of, flow, lines):
                     bad_const.add(i.argval)
                 else:
                     consts[i.argval] = r
-            if i.opname == "BINARY_OP" and i.argrepr.endswith("=") and i.argrepr != "==":
+            if _inplace_op(i):
                 nxt = ins[k + 1] if k + 1 < len(ins) else None
                 if nxt is not None and nxt.opname == "STORE_FAST":
                     inplace.add(nxt.argval)

@@ -108,6 +108,76 @@ def main():
         x = 1 if i else 0
     return 7
 `, "f(2)"},
+	// The inverse rules: a parameter changed in place through another name, by an
+	// in-place operator, rebound late, deleted and bound again; a list grown by an
+	// alias's += in a loop whose lines all come before each other; a cell parameter
+	// set by an inner function; locals first bound by the previous line.
+	{`def f(xs, n, s):
+    ys = xs
+    ys.append(n)
+    zs = xs
+    zs += [n]
+    k = 0
+    while k < n:
+        ys += [k]
+        k += 1
+        if k == 2:
+            s = s + 'a'
+    del k
+    k = 5
+    n = 0
+    return xs
+`, "f([1], 3, 'q')"},
+	{`def f(a, b):
+    c = a
+    for i in range(3):
+        c = c + [i]
+        d = c
+        d += [b]
+        e = len(d)
+    return a
+`, "f([0], 9)"},
+	{`def f(m, n):
+    def set_m(v):
+        nonlocal m
+        m = v
+    set_m(n)
+    x = m
+    set_m(x + 1)
+    return m
+`, "f(1, 2)"},
+	{`def f(n, t):
+    r = []
+    q = r
+    for i in range(n):
+        try:
+            if i == 1:
+                raise ValueError(i)
+            q.append(i)
+        except ValueError as e:
+            r.append(str(e))
+            del q
+            q = r
+    t.append(len(r))
+    return r
+`, "f(3, [])"},
+	{`def g(v):
+    v.append(1)
+    return v
+
+def f(p, q):
+    w = p
+    g(w)
+    u = q
+    return p
+`, "f([], 2)"},
+	{`def f(a, b, c):
+    x = a
+    y = x
+    z = y
+    w = z
+    return w
+`, "f(1, [2], {'k': 3})"},
 }
 
 // TestValueFactsForce checks what the value facts force on count.py-like code: the
@@ -202,15 +272,25 @@ func TestValueFactsSound(t *testing.T) {
 			t.Fatalf("program %d: %v", k, err)
 		}
 		fwd := rec.Forward
-		for i := range fwd.Nodes {
-			for _, kind := range []grammar.ActionKind{grammar.StepInto, grammar.StepOver, grammar.StepReturn} {
-				a := grammar.Action{Kind: kind}
-				j, exit, err := fwd.Do(i, a)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if msg := acceptTransition(prog, rec.Context, fwd, i, j, exit, a); msg != "" {
-					t.Errorf("program %d: node %d (%s %d) %s -> %s", k, i, fwd.Nodes[i].Event, fwd.Nodes[i].Loc.Line, kind, msg)
+		inv := fwd.Inverse()
+		for _, tr := range []*Tree{fwd, inv} {
+			kinds := []grammar.ActionKind{grammar.StepInto, grammar.StepOver, grammar.StepReturn}
+			if tr == inv {
+				kinds = []grammar.ActionKind{grammar.InvStepInto, grammar.InvStepOver, grammar.InvStepCall}
+			}
+			for i := range tr.Nodes {
+				for _, kind := range kinds {
+					a := grammar.Action{Kind: kind}
+					j, exit, err := tr.Do(i, a)
+					if err == ErrAtStart {
+						continue
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if msg := acceptTransition(prog, rec.Context, tr, i, j, exit, a); msg != "" {
+						t.Errorf("program %d: node %d (%s %d) %s -> %s", k, i, tr.Nodes[i].Event, tr.Nodes[i].Loc.Line, kind, msg)
+					}
 				}
 			}
 		}
