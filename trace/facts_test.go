@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -188,6 +189,7 @@ func TestFactsAreSound(t *testing.T) {
 	rejected := 0
 	var ruled, marked int // transitions under a locals rule, and a forced marker
 	branched := 0         // transitions whose successors the branch rule chose
+	inverseRules := ruleCounts{}
 	rng := rand.New(rand.NewPCG(12, 12))
 	for _, p := range factsPrograms(t, n) {
 		rec, err := pool.Record(context.Background(), p.name, p.src, p.entry, Limits{MaxEvents: 2000})
@@ -212,7 +214,7 @@ func TestFactsAreSound(t *testing.T) {
 			if tg.BranchRule() {
 				branched++
 			}
-			if l, m := tg.ValueRule(); l {
+			if l, m := tg.ValueRule(); l && !a.Kind.Inverse() {
 				ruled++
 				if m {
 					marked++
@@ -224,6 +226,9 @@ func TestFactsAreSound(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatalf("%s: %v", p.name, err)
+			}
+			if a.Kind.Inverse() && !exit {
+				inverseRules.note(a.Kind, tg, tr.Nodes[j].Event)
 			}
 			if msg := acceptTransition(prog, rec.Context, tr, i, j, exit, a); msg != "" {
 				rejected++
@@ -252,8 +257,14 @@ func TestFactsAreSound(t *testing.T) {
 		}
 	}
 	t.Logf("transitions replayed: %v; rejected %d; under a locals rule %d (marker forced %d); under the branch rule %d", counts, rejected, ruled, marked, branched)
+	t.Logf("inverse value rules (transitions whose real target they narrowed): %s", inverseRules)
 	if rejected > 0 {
 		t.Fatalf("%d real transitions rejected by the facts", rejected)
+	}
+	for _, k := range []string{"inv_step_into/locals", "inv_step_into/marker", "inv_step_over/locals", "inv_step_call/call", "inv_step_into/entry"} {
+		if inverseRules[k] == 0 {
+			t.Errorf("the inverse value rule %s never applied", k)
+		}
 	}
 	if ruled == 0 || marked == 0 {
 		t.Errorf("the value facts never narrowed a line state (%d, %d)", ruled, marked)
@@ -320,6 +331,7 @@ func TestFactsAcceptCorpus(t *testing.T) {
 	progs := map[string]*grammar.Program{}
 	counts := map[grammar.ActionKind]int{}
 	rejected, noFacts, branched := 0, 0, 0
+	inverseRules := ruleCounts{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -374,6 +386,9 @@ func TestFactsAcceptCorpus(t *testing.T) {
 			if tg.BranchRule() {
 				branched++
 			}
+			if st.Action.Kind.Inverse() && st.Exit == "" {
+				inverseRules.note(st.Action.Kind, tg, st.State.Event)
+			}
 			au := grammar.NewAutomaton(tr.Context, tr.Direction, &prev, st.Action.Kind, tg, grammar.Limits{MaxRepr: 1 << 20, MaxVars: 1 << 10, MaxKey: 1 << 10})
 			if !au.FeedText(text) || !au.Done() {
 				rejected++
@@ -388,7 +403,43 @@ func TestFactsAcceptCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("corpus transitions replayed: %v; rejected %d; %d trajectories without facts; %d under the branch rule", counts, rejected, noFacts, branched)
+	t.Logf("inverse value rules (transitions whose real target they narrowed): %s", inverseRules)
 	if rejected > 0 {
 		t.Fatalf("%d recorded transitions rejected", rejected)
 	}
+}
+
+// ruleCounts counts, per inverse action and value rule, the transitions whose real
+// target the rule narrowed: "locals" (a line state under the locals rule), "marker"
+// (the marker forced too), "call" and "entry" (a call state's values).
+type ruleCounts map[string]int
+
+func (rc ruleCounts) note(k grammar.ActionKind, tg *grammar.Targets, ev grammar.Event) {
+	switch l, m := tg.ValueRule(); {
+	case ev == grammar.EventLine && l:
+		rc[k.String()+"/locals"]++
+		if m {
+			rc[k.String()+"/marker"]++
+		}
+	case ev == grammar.EventCall && tg.CallRule() == "inv_step_call":
+		rc[k.String()+"/call"]++
+	case ev == grammar.EventCall && tg.CallRule() == "entry":
+		rc[k.String()+"/entry"]++
+	}
+}
+
+func (rc ruleCounts) String() string {
+	keys := make([]string, 0, len(rc))
+	for k := range rc {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %d", k, rc[k])
+	}
+	return b.String()
 }

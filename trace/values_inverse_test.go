@@ -1,0 +1,133 @@
+package trace
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ndb-project/ndb/grammar"
+)
+
+// inverseForce records src and checks every inverse transition: the truth is
+// accepted, and each wrong variant that variants returns for it is rejected. It
+// returns how many variants were checked.
+func inverseForce(t *testing.T, src, entry string, variants func(prev grammar.State, a grammar.ActionKind, next grammar.State, text string) []string) int {
+	t.Helper()
+	pool := testPool(t)
+	rec, err := pool.Record(context.Background(), "inv", src, entry, Limits{MaxEvents: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv := rec.Forward.Inverse()
+	checked := 0
+	for i, nd := range inv.Nodes {
+		prev := nd.State()
+		for _, k := range []grammar.ActionKind{grammar.InvStepInto, grammar.InvStepOver, grammar.InvStepCall} {
+			a := grammar.Action{Kind: k}
+			j, exit, err := inv.Do(i, a)
+			if err != nil || exit {
+				continue
+			}
+			next := inv.Nodes[j].State()
+			e := grammar.NewEncoder(rec.Context, inv.Dir)
+			e.Start(prev)
+			e.Action(a)
+			text, err := e.State(next)
+			if err != nil {
+				t.Fatal(err)
+			}
+			accepts := func(text string) bool {
+				au := grammar.NewAutomaton(rec.Context, inv.Dir, &prev, k, prog.Targets(&prev, a), grammar.Limits{})
+				return au.FeedText(text) && au.Done()
+			}
+			if !accepts(text) {
+				t.Fatalf("node %d %s: the truth %q is rejected", i, k, text)
+			}
+			for _, w := range variants(prev, k, next, text) {
+				if w == text {
+					t.Fatalf("node %d %s: %q: no wrong variant made", i, k, text)
+				}
+				if accepts(w) {
+					t.Errorf("node %d (%s %d) %s: %q is accepted (the truth is %q)", i, prev.Event, prev.Loc.Line, k, w, text)
+				}
+				checked++
+			}
+		}
+	}
+	return checked
+}
+
+// TestInverseValueFactsForce checks what the inverse value facts force: the call
+// state's immutable parameters after inv_step_call, every variable of the call state
+// before the first line, the marker alone before a line after a pure `if`, and an
+// unchanged string in the full form before the loop.
+func TestInverseValueFactsForce(t *testing.T) {
+	src := `def count(s, t, xs):
+    n = 0
+    for c in s:
+        if c == t:
+            n += 1
+    xs.sort()
+    return n
+`
+	kinds := map[string]int{}
+	checked := inverseForce(t, src, "count('berry', 'r', [2, 1])", func(prev grammar.State, k grammar.ActionKind, next grammar.State, text string) []string {
+		if prev.Event != grammar.EventLine {
+			return nil
+		}
+		switch {
+		case next.Event == grammar.EventCall && k == grammar.InvStepCall:
+			kinds["call"]++
+			return []string{
+				strings.Replace(text, `"s": "'berry'"`, `"s": "'berrx'"`, 1),
+				strings.Replace(text, `"t": "'r'"`, `"t": "'y'"`, 1),
+			}
+		case next.Event == grammar.EventCall:
+			kinds["entry"]++
+			return []string{strings.Replace(text, `"xs": "[2, 1]"`, `"xs": "[1, 2]"`, 1)}
+		case prev.Loc.Line == 5 && next.Loc.Line == 4:
+			kinds["marker"]++
+			return []string{
+				strings.Replace(text, `{"..": ".."}`, `{"n": "5", "..": ".."}`, 1),
+				strings.Replace(text, `{"..": ".."}`, `{}`, 1),
+				strings.Replace(text, `{"..": ".."}`, `{"s": "'berry'", "..": ".."}`, 1),
+			}
+		case prev.Loc.Line == 3 && next.Loc.Line == 2:
+			kinds["full"]++
+			return []string{strings.Replace(text, `"s": "'berry'"`, `"s": "'berrx'"`, 1)}
+		}
+		return nil
+	})
+	for _, k := range []string{"call", "entry", "marker", "full"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s transition checked (%v)", k, kinds)
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d wrong states checked", checked)
+	}
+}
+
+// TestInverseValueFactsForcePure checks that a function whose every instruction is
+// pure gives its list parameter's value to inv_step_call.
+func TestInverseValueFactsForcePure(t *testing.T) {
+	src := `def f(xs, k):
+    total = 0
+    for x in xs:
+        total = total + x * k
+    return total
+`
+	checked := inverseForce(t, src, "f([1, 2], 3)", func(prev grammar.State, k grammar.ActionKind, next grammar.State, text string) []string {
+		if prev.Event != grammar.EventLine || k != grammar.InvStepCall {
+			return nil
+		}
+		return []string{strings.Replace(text, `"xs": "[1, 2]"`, `"xs": "[1, 3]"`, 1)}
+	})
+	if checked < 5 {
+		t.Fatalf("only %d wrong states checked", checked)
+	}
+}
