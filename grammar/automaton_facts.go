@@ -236,6 +236,9 @@ func (a *Automaton) srcCompletion(prefer string) (string, bool) {
 // markerAllowed reports whether the diff marker may be written: a line state in the
 // frame of the previous state, so in one of its code objects.
 func (a *Automaton) markerAllowed() bool {
+	if r := a.rule(); r != nil && r.noMarker {
+		return false
+	}
 	return a.markerOK && a.ev == EventLine && (a.tg == nil || !a.alive.and(a.tg.prev).empty())
 }
 

@@ -39,6 +39,10 @@ type LineValues struct {
 	Deletes []string          `json:"deletes"` // names deleted
 	Inplace []string          `json:"inplace"` // targets of in-place operators
 	Consts  map[string]string `json:"consts"`  // names every store of which is this constant's repr
+	// At the line event (the inverse rules): the names stored somewhere in the code
+	// that no path has bound yet, and the locals (not cells) every path has bound.
+	Unbound []string `json:"unbound"`
+	Bound   []string `json:"bound"`
 }
 
 // localsRule is what the value facts say about the locals object of a line state
@@ -47,6 +51,7 @@ type localsRule struct {
 	keys       []string            // the keys the object may have
 	forced     map[string][]string // a key's value is one of these
 	mustMarker bool                // the diff form with its marker, certainly
+	noMarker   bool                // the full form, certainly
 }
 
 // immutableRepr matches the reprs that, in a program without classes, only

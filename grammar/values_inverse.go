@@ -75,8 +75,8 @@ func (p *Program) localsBefore(c int, prev *State, preds []node) *localsRule {
 		return nil
 	}
 	var stores, deletes []string
+	var qs []LineValues
 	pure := p.f.Closed
-	lines := 0
 	for _, q := range preds {
 		if q.ev != EventLine || q.code != c {
 			continue
@@ -85,15 +85,32 @@ func (p *Program) localsBefore(c int, prev *State, preds []node) *localsRule {
 		if !ok {
 			return nil
 		}
-		lines++
+		qs = append(qs, lv)
 		stores = append(stores, lv.Stores...)
 		deletes = append(deletes, lv.Deletes...)
 		// An in-place operator on a list changes it and its aliases; its value before
 		// the line is not known here, so any in-place operator makes the lines impure.
 		pure = pure && lv.Pure && len(lv.Inplace) == 0
 	}
-	if lines == 0 {
+	if len(qs) == 0 {
 		return nil
+	}
+	// absent: unbound at every such line's event; bound: bound at every one.
+	absent := func(n string) bool {
+		for _, lv := range qs {
+			if !slices.Contains(lv.Unbound, n) {
+				return false
+			}
+		}
+		return true
+	}
+	bound := func(n string) bool {
+		for _, lv := range qs {
+			if !slices.Contains(lv.Bound, n) {
+				return false
+			}
+		}
+		return true
 	}
 	cf := &p.f.Codes[c]
 	order := map[string]int{}
@@ -111,11 +128,16 @@ func (p *Program) localsBefore(c int, prev *State, preds []node) *localsRule {
 	r := &localsRule{forced: map[string][]string{}}
 	var kept []Var // certainly unchanged, so certainly bound before
 	sure := true   // every variable of prev is certainly a variable of Q
+	gone := false  // a variable of prev is certainly not one of Q
 	for _, v := range prev.Locals {
+		if absent(v.Name) {
+			gone = true // first bound by Q's line: no key
+			continue
+		}
 		stored := slices.Contains(stores, v.Name)
 		cell := slices.Contains(vf.Cells, v.Name)
-		if stored || (!pure && cell) {
-			sure = false // first bound by Q's line (or by other code), perhaps
+		if !bound(v.Name) && (stored || (!pure && cell)) {
+			sure = false // perhaps first bound by Q's line (or by other code)
 		}
 		if stored || (!pure && (cell || !p.f.NoClass || !immutableRepr.MatchString(v.Repr))) {
 			r.keys = append(r.keys, content(v.Name))
@@ -129,7 +151,7 @@ func (p *Program) localsBefore(c int, prev *State, preds []node) *localsRule {
 		fresh = append(fresh, vf.Cells...)
 	}
 	for _, n := range fresh {
-		if _, ok := prev.Locals.Get(n); ok || n == "" || n[0] == '.' || slices.Contains(r.keys, content(n)) {
+		if _, ok := prev.Locals.Get(n); ok || n == "" || n[0] == '.' || slices.Contains(r.keys, content(n)) || absent(n) {
 			continue
 		}
 		i, ok := order[n]
@@ -139,8 +161,10 @@ func (p *Program) localsBefore(c int, prev *State, preds []node) *localsRule {
 		sure = sure && i > last // a new variable before an old one: the full form
 		r.keys = append(r.keys, content(n))
 	}
-	// The diff form leaves a kept variable out, so the marker ends it.
-	r.mustMarker = sure && len(kept) > 0
+	// The diff form leaves a kept variable out, so the marker ends it; a variable of
+	// prev missing from Q makes it the full form.
+	r.noMarker = gone
+	r.mustMarker = !gone && sure && len(kept) > 0
 	if !r.mustMarker {
 		// The full form shows the kept variables with their values as they are.
 		for _, v := range kept {
@@ -206,3 +230,8 @@ func (t *Targets) callValues(key string) []string {
 	}
 	return t.callVals[key]
 }
+
+// FullForm reports whether the value facts make a line state's locals certainly the
+// full form (a variable of the state before is certainly unbound), for tests and
+// statistics.
+func (t *Targets) FullForm() bool { return t.locals != nil && t.locals.noMarker }

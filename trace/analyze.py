@@ -159,7 +159,7 @@ def _code_facts(code, is_module, codes):
         f["after_exc"] = {str(l): flow.after_exception(l) for l in all_lines}
         f["call_lines"] = [code.co_firstlineno]
         if not namespace:
-            f["values"] = _value_facts(code, ins, line_of, flow, lines)
+            f["values"] = _value_facts(code, ins, line_of, flow, lines, params)
     return f
 
 
@@ -528,12 +528,51 @@ def _const_repr(v):
     return r if len(r) <= _MAX_CONST_REPR else None
 
 
+def _binding(code, ins, flow, params):
+    """Per instruction reached from the entry: the fast locals (not cells) that some
+    path to it has bound, and those every path has bound, as they stand before it runs
+    (a may and a must analysis over the normal and the exception edges)."""
+    cells = set(code.co_cellvars) | set(code.co_freevars)
+    n = len(ins)
+    edges = []
+    for k in range(n):
+        e = [(s, False) for s in flow.succ(k)]
+        h = flow.handler(k)
+        if h is not None:
+            e.append((h, True))
+        edges.append(e)
+    start = frozenset(p for p in params if p not in cells)
+    may, must = [None] * n, [None] * n
+    if n:
+        may[0], must[0] = start, start
+    work = [0] if n else []
+    while work:
+        k = work.pop()
+        i = ins[k]
+        may_out, must_out = may[k], must[k]
+        if i.opname == "STORE_FAST" and i.argval not in cells:
+            may_out, must_out = may_out | {i.argval}, must_out | {i.argval}
+        elif i.opname == "DELETE_FAST":
+            must_out = must_out - {i.argval}
+        for s, exc in edges[k]:
+            a, b = may_out, must_out
+            if exc:
+                # Raised by k, before or after its effect.
+                a, b = may[k] | may_out, must[k] & must_out
+            na = a if may[s] is None else may[s] | a
+            nb = b if must[s] is None else must[s] & b
+            if na != may[s] or nb != must[s]:
+                may[s], must[s] = na, nb
+                work.append(s)
+    return may, must
+
+
 def _inplace_op(i):
     """Whether instruction i is an in-place operator (+=, |=, ...)."""
     return i.opname == "BINARY_OP" and i.argrepr.endswith("=") and i.argrepr != "=="
 
 
-def _value_facts(code, ins, line_of, flow, lines):
+def _value_facts(code, ins, line_of, flow, lines, params):
     """Per line: whether the instructions run between its line event and the next
     one are pure (_PURE_OPS), the names they store or delete, the in-place targets,
     and the names every store of which is a constant; per return line: the reprs a
@@ -549,8 +588,25 @@ def _value_facts(code, ins, line_of, flow, lines):
         "stores": sorted({i.argval for i in ins if i.opname in _STORES}),
         "pure": all(i.opname in _PURE_OPS and not _inplace_op(i) for i in ins),
     }
+    may, must = _binding(code, ins, flow, params)
+    stored = sorted({i.argval for i in ins if i.opname == "STORE_FAST"} - set(cells))
+    # Where a line event can fire: the first instruction, one a flow edge fires on, a
+    # handler's first instruction.
+    firing = {flow.start} | {flow.index[t] for lo, hi, t in flow.handlers if t in flow.index}
+    for k in range(len(ins)):
+        for n in flow.succ(k):
+            if flow.fires(k, n):
+                firing.add(n)
     for line in lines:
         seeds = [k for k in range(flow.start, len(ins)) if line_of[ins[k].offset] == line]
+        # The locals at the line event (it fires before one of the seeds runs): the
+        # names stored somewhere that no path has bound, and those every path has.
+        reached = [k for k in seeds if may[k] is not None and k in firing]
+        unbound, bound = [], []
+        if reached:
+            maybe = frozenset().union(*(may[k] for k in reached))
+            unbound = [x for x in stored if x not in maybe]
+            bound = sorted(frozenset.intersection(*(must[k] for k in reached)))
         run = set()
         stack = list(seeds)
         while stack:
@@ -595,6 +651,8 @@ def _value_facts(code, ins, line_of, flow, lines):
             "deletes": sorted(deletes),
             "inplace": sorted(inplace),
             "consts": consts,
+            "unbound": unbound,
+            "bound": bound,
         }
         own = [ins[k] for k in seeds]
         if (len(own) == 2 and own[0].opname == "LOAD_FAST" and own[1].opname == "RETURN_VALUE"

@@ -411,7 +411,8 @@ func TestFactsAcceptCorpus(t *testing.T) {
 
 // ruleCounts counts, per inverse action and value rule, the transitions whose real
 // target the rule narrowed: "locals" (a line state under the locals rule), "marker"
-// (the marker forced too), "call" and "entry" (a call state's values).
+// (the marker forced too) or "full" (the full form certain), "call" and "entry" (a
+// call state's values).
 type ruleCounts map[string]int
 
 func (rc ruleCounts) note(k grammar.ActionKind, tg *grammar.Targets, ev grammar.Event) {
@@ -420,6 +421,9 @@ func (rc ruleCounts) note(k grammar.ActionKind, tg *grammar.Targets, ev grammar.
 		rc[k.String()+"/locals"]++
 		if m {
 			rc[k.String()+"/marker"]++
+		}
+		if tg.FullForm() {
+			rc[k.String()+"/full"]++
 		}
 	case ev == grammar.EventCall && tg.CallRule() == "inv_step_call":
 		rc[k.String()+"/call"]++

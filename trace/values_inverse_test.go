@@ -97,6 +97,8 @@ func TestInverseValueFactsForce(t *testing.T) {
 				strings.Replace(text, `{"..": ".."}`, `{"s": "'berry'", "..": ".."}`, 1),
 			}
 		case prev.Loc.Line == 3 && next.Loc.Line == 2:
+			// (Lines 4 and 5 come before line 3 too, with n bound: n is not known
+			// to be absent, as it is in TestInverseValueFactsForceBound.)
 			kinds["full"]++
 			return []string{strings.Replace(text, `"s": "'berry'"`, `"s": "'berrx'"`, 1)}
 		}
@@ -129,5 +131,42 @@ func TestInverseValueFactsForcePure(t *testing.T) {
 	})
 	if checked < 5 {
 		t.Fatalf("only %d wrong states checked", checked)
+	}
+}
+
+// TestInverseValueFactsForceBound checks the binding facts: a name first bound by
+// the line before leaves the full form without it, and one every path has bound
+// before a line that stores it keeps the diff form with its marker.
+func TestInverseValueFactsForceBound(t *testing.T) {
+	src := `def f(s):
+    k = 0
+    k = k + len(s)
+    m = k * 2
+    return m
+`
+	kinds := map[string]int{}
+	checked := inverseForce(t, src, "f('ab')", func(prev grammar.State, k grammar.ActionKind, next grammar.State, text string) []string {
+		if prev.Event != grammar.EventLine || next.Event != grammar.EventLine {
+			return nil
+		}
+		switch prev.Loc.Line {
+		case 4:
+			kinds["marker"]++
+			return []string{
+				strings.Replace(text, `{"k": "0", "..": ".."}`, `{"k": "0"}`, 1),
+				strings.Replace(text, `{"k": "0", "..": ".."}`, `{"s": "'ab'", "k": "0"}`, 1),
+			}
+		case 3:
+			kinds["first"]++
+			return []string{
+				strings.Replace(text, `{"s": "'ab'"}`, `{"s": "'ab'", "k": "0"}`, 1),
+				strings.Replace(text, `{"s": "'ab'"}`, `{"..": ".."}`, 1),
+				strings.Replace(text, `{"s": "'ab'"}`, `{"s": "'ab'", "..": ".."}`, 1),
+			}
+		}
+		return nil
+	})
+	if kinds["marker"] == 0 || kinds["first"] == 0 || checked < 8 {
+		t.Fatalf("checked %d (%v)", checked, kinds)
 	}
 }

@@ -178,6 +178,53 @@ def f(p, q):
     w = z
     return w
 `, "f(1, [2], {'k': 3})"},
+	// Binding: names bound on some paths only, in a handler, by a loop that may not
+	// run, deleted and bound again, bound after a break.
+	{`def f(n, xs):
+    if n > 1:
+        a = 1
+    for x in xs:
+        if x == n:
+            b = x
+            break
+        c = x
+    else:
+        b = -1
+    try:
+        d = 10 // (n - 2)
+    except ZeroDivisionError as e:
+        d = 0
+        g = str(e)
+    del a
+    a = d
+    while n > 0:
+        n = n - 1
+        h = n
+    return a
+`, "f(2, [1, 2, 3])"},
+	{`def f(n, xs):
+    if n > 1:
+        a = 1
+    for x in xs:
+        c = x
+    try:
+        d = 10 // (n - 2)
+    except ZeroDivisionError as e:
+        d = 0
+    while n > 0:
+        n = n - 1
+        h = n
+    return n
+`, "f(1, [])"},
+	{`def f(s):
+    k = 0
+    k = k + len(s)
+    m = [k]
+    q = m
+    q += [1]
+    m = k * 2
+    return m
+`, "f('ab')"},
 }
 
 // TestValueFactsForce checks what the value facts force on count.py-like code: the
