@@ -315,3 +315,7 @@ func (t *Targets) ValueRule() (locals, marker bool) {
 	}
 	return true, t.locals.mustMarker
 }
+
+// ReturnRule reports whether the value facts force the value of a return at some
+// line (from a step_into, step_over or step_return), for tests and statistics.
+func (t *Targets) ReturnRule() bool { return t.ret != nil }
