@@ -218,12 +218,16 @@ func (p *Program) retOnReturn(c int, prev *State) *retOverride {
 		if _, ok := vf.Rets[line]; !ok {
 			continue // no return instruction of its own (or one without a line): unknown
 		}
-		v, ok := retRepr(vf, line, prev.Locals, kept)
+		k := kept
+		if line == prev.Loc.Line {
+			k = func(Var) bool { return true } // nothing but the line's loads runs (retAfter)
+		}
+		v, ok := retRepr(vf, line, prev.Locals, k)
 		if !ok {
 			continue
 		}
 		vals := []string{content(v)}
-		if vf.Reraise && v != "None" {
+		if vf.Reraise && v != "None" && line != prev.Loc.Line {
 			vals = append(vals, "None") // a frame left by a re-raise returns None
 		}
 		r.vals[line] = vals
