@@ -540,6 +540,7 @@ def _value_facts(code, ins, line_of, flow, lines):
         targets.add(target)
     cells = list(code.co_cellvars) + list(code.co_freevars)
     out = {"cells": cells, "lines": {}, "rets": {}, "ret_names": {}, "ret_tuples": {}, "reach": {}}
+    table = _reach_table(flow, ins)
     for line in lines:
         seeds = [k for k in range(flow.start, len(ins)) if line_of[ins[k].offset] == line]
         run = set()
@@ -595,7 +596,7 @@ def _value_facts(code, ins, line_of, flow, lines):
         names = _ret_tuple(flow, own, seeds, targets)
         if names is not None:
             out["ret_tuples"][str(line)] = names
-        out["reach"][str(line)] = _reach(flow, ins, seeds)
+        out["reach"][str(line)] = _reach(table, seeds)
     # A frame left by a re-raise reports a return of None at whatever line ran last.
     reraise = any(i.opname == "RERAISE" or (i.opname == "RAISE_VARARGS" and i.arg == 0) for i in ins)
     out["reraise"] = reraise
@@ -643,31 +644,47 @@ def _ret_tuple(flow, own, seeds, targets):
     return [i.argval for i in own[:n]]
 
 
-def _reach(flow, ins, seeds):
-    """What the frame can still do after a line event at the line whose instructions
-    are seeds: the names stored or deleted by any instruction reachable from them
-    (normal and exception edges, line events or not; seeds included), and whether
-    every one of those is pure without an in-place operator (so that, in a closed
-    program, no object changes in place until the frame ends)."""
-    seen = set()
-    stack = list(seeds)
-    stores = set()
-    pure = True
-    while stack:
-        k = stack.pop()
-        if k in seen:
-            continue
-        seen.add(k)
-        i = ins[k]
-        if i.opname in _STORES:
-            stores.add(i.argval)
-        if i.opname not in _PURE_OPS or (i.opname == "BINARY_OP" and i.argrepr.endswith("=") and i.argrepr != "=="):
-            pure = False
-        stack.extend(flow.succ(k))
+def _reach_table(flow, ins):
+    """Per instruction, what can still run from it before the frame ends (normal and
+    exception edges, line events or not, itself included): the names stored or
+    deleted, and whether all of it is pure without an in-place operator (so that, in a
+    closed program, no object changes in place). A backward fixpoint over the
+    bytecode's flow graph."""
+    n = len(ins)
+    succs = []
+    stores = []
+    pure = []
+    for k, i in enumerate(ins):
+        out = flow.succ(k)
         h = flow.handler(k)
         if h is not None:
-            stack.append(h)
-    return {"stores": sorted(stores), "pure": pure}
+            out = out + [h]
+        succs.append(out)
+        stores.append({i.argval} if i.opname in _STORES else set())
+        pure.append(i.opname in _PURE_OPS
+                    and not (i.opname == "BINARY_OP" and i.argrepr.endswith("=") and i.argrepr != "=="))
+    changed = True
+    while changed:
+        changed = False
+        for k in range(n - 1, -1, -1):
+            for m in succs[k]:
+                if not stores[m] <= stores[k]:
+                    stores[k] |= stores[m]
+                    changed = True
+                if pure[k] and not pure[m]:
+                    pure[k] = False
+                    changed = True
+    return stores, pure
+
+
+def _reach(table, seeds):
+    """What the frame can still do after a line event at the line whose instructions
+    are seeds (_reach_table): the names it can store or delete, and whether it is pure."""
+    stores, pure = table
+    names = set()
+    for k in seeds:
+        names |= stores[k]
+    return {"stores": sorted(names), "pure": all(pure[k] for k in seeds)}
 
 
 # Branch facts (docs/decisions.md, "Branch facts"; grammar/branch.go): for an `if`,
