@@ -158,7 +158,7 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 	}
 	l := prev.Loc.Line
 	own := -1
-	if a.Kind == StepInto || a.Kind == StepOver {
+	if a.Kind == StepInto || a.Kind == StepOver || a.Kind == StepReturn {
 		// The value facts need the one code object whose frame prev is in.
 		for _, c := range codes {
 			if t.prev.has(c) {
@@ -169,7 +169,12 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 				own = c
 			}
 		}
-		if own >= 0 {
+		switch {
+		case own < 0:
+		case a.Kind == StepReturn:
+			// The return of prev's own frame (or its final exception).
+			t.ret = p.retOnReturn(own, prev)
+		default:
 			t.locals = p.localsAfter(own, prev)
 			t.ret = p.retAfter(own, prev)
 		}

@@ -188,6 +188,7 @@ func TestFactsAreSound(t *testing.T) {
 	rejected := 0
 	var ruled, marked int // transitions under a locals rule, and a forced marker
 	branched := 0         // transitions whose successors the branch rule chose
+	returned := 0         // step_returns whose return value the value facts forced
 	rng := rand.New(rand.NewPCG(12, 12))
 	for _, p := range factsPrograms(t, n) {
 		rec, err := pool.Record(context.Background(), p.name, p.src, p.entry, Limits{MaxEvents: 2000})
@@ -211,6 +212,9 @@ func TestFactsAreSound(t *testing.T) {
 			tg := prog.Targets(&prev, a)
 			if tg.BranchRule() {
 				branched++
+			}
+			if a.Kind == grammar.StepReturn && tg.ReturnRule() {
+				returned++
 			}
 			if l, m := tg.ValueRule(); l {
 				ruled++
@@ -251,7 +255,7 @@ func TestFactsAreSound(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("transitions replayed: %v; rejected %d; under a locals rule %d (marker forced %d); under the branch rule %d", counts, rejected, ruled, marked, branched)
+	t.Logf("transitions replayed: %v; rejected %d; under a locals rule %d (marker forced %d); under the branch rule %d; step_returns under the return rule %d", counts, rejected, ruled, marked, branched, returned)
 	if rejected > 0 {
 		t.Fatalf("%d real transitions rejected by the facts", rejected)
 	}
@@ -260,6 +264,9 @@ func TestFactsAreSound(t *testing.T) {
 	}
 	if branched == 0 {
 		t.Errorf("the branch rule never chose a branch")
+	}
+	if returned == 0 {
+		t.Errorf("the return rule never forced a step_return's value")
 	}
 	if !testing.Short() {
 		for _, k := range grammar.AllActions {
@@ -319,7 +326,7 @@ func TestFactsAcceptCorpus(t *testing.T) {
 	pool := testPool(t)
 	progs := map[string]*grammar.Program{}
 	counts := map[grammar.ActionKind]int{}
-	rejected, noFacts, branched := 0, 0, 0
+	rejected, noFacts, branched, returned := 0, 0, 0, 0
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
@@ -374,6 +381,9 @@ func TestFactsAcceptCorpus(t *testing.T) {
 			if tg.BranchRule() {
 				branched++
 			}
+			if st.Action.Kind == grammar.StepReturn && tg.ReturnRule() {
+				returned++
+			}
 			au := grammar.NewAutomaton(tr.Context, tr.Direction, &prev, st.Action.Kind, tg, grammar.Limits{MaxRepr: 1 << 20, MaxVars: 1 << 10, MaxKey: 1 << 10})
 			if !au.FeedText(text) || !au.Done() {
 				rejected++
@@ -387,7 +397,7 @@ func TestFactsAcceptCorpus(t *testing.T) {
 			prev = st.State
 		}
 	}
-	t.Logf("corpus transitions replayed: %v; rejected %d; %d trajectories without facts; %d under the branch rule", counts, rejected, noFacts, branched)
+	t.Logf("corpus transitions replayed: %v; rejected %d; %d trajectories without facts; %d under the branch rule; %d step_returns under the return rule", counts, rejected, noFacts, branched, returned)
 	if rejected > 0 {
 		t.Fatalf("%d recorded transitions rejected", rejected)
 	}
