@@ -164,7 +164,7 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 	own := -1
 	inverseLine := prev.Event == EventLine &&
 		(a.Kind == InvStepInto || a.Kind == InvStepOver || a.Kind == InvStepCall)
-	if a.Kind == StepInto || a.Kind == StepOver || inverseLine {
+	if a.Kind == StepInto || a.Kind == StepOver || a.Kind == StepReturn || inverseLine {
 		// The value facts need the one code object whose frame prev is in.
 		for _, c := range codes {
 			if t.prev.has(c) {
@@ -176,9 +176,13 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 			}
 		}
 		switch {
-		case own >= 0 && inverseLine:
+		case own < 0:
+		case inverseLine:
 			p.inverseValues(t, own, prev, a)
-		case own >= 0:
+		case a.Kind == StepReturn:
+			// The return of prev's own frame (or its final exception).
+			t.ret = p.retOnReturn(own, prev)
+		default:
 			t.locals = p.localsAfter(own, prev)
 			t.ret = p.retAfter(own, prev)
 		}

@@ -3,6 +3,7 @@ package grammar
 import (
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // This file is what the program facts say about values (docs/decisions.md, "Value
@@ -16,6 +17,12 @@ type ValueFacts struct {
 	Lines    map[int]LineValues `json:"lines"`
 	Rets     map[int][]string   `json:"rets"`      // the reprs a return at the line can give (absent or null: unknown)
 	RetNames map[int]string     `json:"ret_names"` // lines that are exactly `return NAME`
+	// RetTuples are the lines that are exactly `return a, b, ...` (names, in order).
+	RetTuples map[int][]string `json:"ret_tuples"`
+	// Reach is, per line, what the frame can still do after a line event there.
+	Reach map[int]Reach `json:"reach"`
+	// Reraise: the code can re-raise, and a frame left so reports a return of None.
+	Reraise bool `json:"reraise"`
 	// Whole is what the whole code object does (the inverse rules; nil in facts
 	// written before it: no inverse rule).
 	Whole *WholeValues `json:"whole"`
@@ -26,6 +33,15 @@ type WholeValues struct {
 	Stores []string `json:"stores"` // names stored or deleted anywhere
 	// Pure: no instruction runs code of the program or changes an object in place
 	// (given a closed program), and there is no in-place operator at all.
+	Pure bool `json:"pure"`
+}
+
+// Reach is what the instructions reachable from a line's (normal and exception
+// edges, the line's own included) can do before the frame ends.
+type Reach struct {
+	Stores []string `json:"stores"` // names stored or deleted
+	// Pure: all of them are pure and none is an in-place operator, so that in a
+	// closed program no object changes until the frame ends.
 	Pure bool `json:"pure"`
 }
 
@@ -169,29 +185,116 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 	return r
 }
 
-// retOverride is the value a return at a line of a code object certainly gives.
+// retOverride is what a return at some lines of a code object certainly gives.
 type retOverride struct {
-	code, line int
-	vals       []string
+	code int
+	vals map[int][]string // line -> the candidates (JSON string content)
 }
 
 // retAfter returns what a return event right after prev (a line state of a frame of
-// code c at a line that is exactly `return NAME`) gives: NAME's value, or nil.
+// code c at a line that is exactly `return NAME` or `return a, b, ...`) gives: the
+// names' values, or nil.
 func (p *Program) retAfter(c int, prev *State) *retOverride {
 	vf := p.f.Codes[c].Values
 	if vf == nil || prev.Event != EventLine || p.f.Open || p.f.Codes[c].Loose {
 		return nil
 	}
-	n, ok := vf.RetNames[prev.Loc.Line]
+	// Right after the line event nothing but the line's loads runs: any value is kept.
+	v, ok := retRepr(vf, prev.Loc.Line, prev.Locals, func(Var) bool { return true })
 	if !ok {
 		return nil
 	}
-	r, ok := prev.Locals.Get(n)
-	if !ok {
-		return nil
-	}
-	return &retOverride{code: c, line: prev.Loc.Line, vals: []string{content(r)}}
+	return &retOverride{code: c, vals: map[int][]string{prev.Loc.Line: {content(v)}}}
 }
+
+// retOnReturn returns what the return event that a step_return from prev (a line
+// state of a frame of code c) leads to gives, at the lines that are exactly `return
+// NAME` or `return a, b, ...` where every name keeps its value in prev until the
+// frame ends: not stored or deleted by anything the frame can still run (Reach),
+// not a cell, and holding an immutable builtin value, or nothing the frame can still
+// run changes an object (a pure Reach in a closed program). Nil when no line has one.
+func (p *Program) retOnReturn(c int, prev *State) *retOverride {
+	cf := &p.f.Codes[c]
+	vf := cf.Values
+	if vf == nil || prev.Event != EventLine || p.f.Open || cf.Loose || cf.Namespace || cf.OpenNames {
+		return nil
+	}
+	reach, ok := vf.Reach[prev.Loc.Line]
+	if !ok {
+		return nil
+	}
+	kept := func(v Var) bool {
+		if slices.Contains(reach.Stores, v.Name) || slices.Contains(vf.Cells, v.Name) {
+			return false
+		}
+		return reach.Pure && p.f.Closed || p.f.NoClass && immutableRepr.MatchString(v.Repr)
+	}
+	r := &retOverride{code: c, vals: map[int][]string{}}
+	for _, line := range cf.Returns {
+		if _, ok := vf.Rets[line]; !ok {
+			continue // no return instruction of its own (or one without a line): unknown
+		}
+		k := kept
+		if line == prev.Loc.Line {
+			k = func(Var) bool { return true } // nothing but the line's loads runs (retAfter)
+		}
+		v, ok := retRepr(vf, line, prev.Locals, k)
+		if !ok {
+			continue
+		}
+		vals := []string{content(v)}
+		if vf.Reraise && v != "None" && line != prev.Loc.Line {
+			vals = append(vals, "None") // a frame left by a re-raise returns None
+		}
+		r.vals[line] = vals
+	}
+	if len(r.vals) == 0 {
+		return nil
+	}
+	return r
+}
+
+// retRepr returns the repr that the return at line (exactly `return NAME` or `return
+// a, b, ...`) gives when its names hold their values in locals (each passing kept).
+// A tuple's repr is built as Python writes it only up to maxConstRepr characters: a
+// longer one could be cut by the tracer's repr limit, which the facts do not know.
+func retRepr(vf *ValueFacts, line int, locals Locals, kept func(Var) bool) (string, bool) {
+	if n, ok := vf.RetNames[line]; ok {
+		r, ok := locals.Get(n)
+		if !ok || !kept(Var{Name: n, Repr: r}) {
+			return "", false
+		}
+		return r, true
+	}
+	names, ok := vf.RetTuples[line]
+	if !ok || len(names) == 0 {
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteByte('(')
+	for i, n := range names {
+		r, ok := locals.Get(n)
+		if !ok || !kept(Var{Name: n, Repr: r}) {
+			return "", false
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(r)
+	}
+	if len(names) == 1 {
+		b.WriteByte(',')
+	}
+	b.WriteByte(')')
+	if b.Len() > maxConstRepr {
+		return "", false
+	}
+	return b.String(), true
+}
+
+// maxConstRepr is the longest repr the facts build (trace/analyze.py
+// _MAX_CONST_REPR): the tracer's repr limit is assumed no shorter.
+const maxConstRepr = 32
 
 // retValues returns the values a return state at line can give in a frame of one
 // of the codes in play (JSON string content), or nil when any is unknown.
@@ -202,10 +305,9 @@ func (t *Targets) retValues(alive codeSet, line int) []string {
 			continue
 		}
 		var vals []string
-		switch {
-		case t.ret != nil && t.ret.code == c && t.ret.line == line:
-			vals = t.ret.vals
-		case t.p.f.Codes[c].Values != nil && !t.p.f.Codes[c].Loose:
+		if t.ret != nil && t.ret.code == c && t.ret.vals[line] != nil {
+			vals = t.ret.vals[line]
+		} else if t.p.f.Codes[c].Values != nil && !t.p.f.Codes[c].Loose {
 			rs := t.p.f.Codes[c].Values.Rets[line]
 			if rs == nil {
 				return nil
@@ -213,7 +315,7 @@ func (t *Targets) retValues(alive codeSet, line int) []string {
 			for _, r := range rs {
 				vals = append(vals, content(r))
 			}
-		default:
+		} else {
 			return nil
 		}
 		for _, v := range vals {
@@ -233,3 +335,7 @@ func (t *Targets) ValueRule() (locals, marker bool) {
 	}
 	return true, t.locals.mustMarker
 }
+
+// ReturnRule reports whether the value facts force the value of a return at some
+// line (from a step_into, step_over or step_return), for tests and statistics.
+func (t *Targets) ReturnRule() bool { return t.ret != nil }

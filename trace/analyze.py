@@ -576,12 +576,15 @@ def _value_facts(code, ins, line_of, flow, lines, params):
     """Per line: whether the instructions run between its line event and the next
     one are pure (_PURE_OPS), the names they store or delete, the in-place targets,
     and the names every store of which is a constant; per return line: the reprs a
-    return there can give (None: unknown); the lines that are exactly `return NAME`."""
+    return there can give (None: unknown); the lines that are exactly `return NAME` or
+    `return a, b, ...`; per line, what the frame can still do until it ends (_reach);
+    whether the code can re-raise (a return of None anywhere)."""
     targets = {i.offset for i in ins if i.is_jump_target}
     for lo, hi, target in flow.handlers:
         targets.add(target)
     cells = list(code.co_cellvars) + list(code.co_freevars)
-    out = {"cells": cells, "lines": {}, "rets": {}, "ret_names": {}}
+    out = {"cells": cells, "lines": {}, "rets": {}, "ret_names": {}, "ret_tuples": {}, "reach": {}}
+    table = _reach_table(flow, ins)
     # The whole code object (the inverse rules): every name it stores or deletes, and
     # whether every instruction is pure with no in-place operator at all.
     out["whole"] = {
@@ -659,8 +662,13 @@ def _value_facts(code, ins, line_of, flow, lines, params):
                 and own[1].offset == own[0].offset + 2 and own[1].offset not in targets
                 and flow.handler(seeds[0]) is None and flow.handler(seeds[1]) is None):
             out["ret_names"][str(line)] = own[0].argval
+        names = _ret_tuple(flow, own, seeds, targets)
+        if names is not None:
+            out["ret_tuples"][str(line)] = names
+        out["reach"][str(line)] = _reach(table, seeds)
     # A frame left by a re-raise reports a return of None at whatever line ran last.
     reraise = any(i.opname == "RERAISE" or (i.opname == "RAISE_VARARGS" and i.arg == 0) for i in ins)
+    out["reraise"] = reraise
     rets = {}
     for k, i in enumerate(ins):
         if i.opname not in ("RETURN_VALUE", "YIELD_VALUE"):
@@ -686,6 +694,65 @@ def _value_facts(code, ins, line_of, flow, lines, params):
         for line in set(l for l in line_of.values() if l) - set(rets):
             out["rets"][str(line)] = ["None"]
     return out
+
+
+def _ret_tuple(flow, own, seeds, targets):
+    """The names of a line that is exactly `return a, b, ...` (LOAD_FAST each, then
+    BUILD_TUPLE and RETURN_VALUE, in a row, none but the first a jump target, no
+    handler around them), or None."""
+    n = len(own) - 2
+    if n < 1 or own[-2].opname != "BUILD_TUPLE" or own[-2].arg != n or own[-1].opname != "RETURN_VALUE":
+        return None
+    for k, i in enumerate(own):
+        if k < n and i.opname != "LOAD_FAST":
+            return None
+        if k > 0 and (i.offset != own[k - 1].offset + 2 or i.offset in targets):
+            return None
+        if flow.handler(seeds[k]) is not None:
+            return None
+    return [i.argval for i in own[:n]]
+
+
+def _reach_table(flow, ins):
+    """Per instruction, what can still run from it before the frame ends (normal and
+    exception edges, line events or not, itself included): the names stored or
+    deleted, and whether all of it is pure without an in-place operator (so that, in a
+    closed program, no object changes in place). A backward fixpoint over the
+    bytecode's flow graph."""
+    n = len(ins)
+    succs = []
+    stores = []
+    pure = []
+    for k, i in enumerate(ins):
+        out = flow.succ(k)
+        h = flow.handler(k)
+        if h is not None:
+            out = out + [h]
+        succs.append(out)
+        stores.append({i.argval} if i.opname in _STORES else set())
+        pure.append(i.opname in _PURE_OPS and not _inplace_op(i))
+    changed = True
+    while changed:
+        changed = False
+        for k in range(n - 1, -1, -1):
+            for m in succs[k]:
+                if not stores[m] <= stores[k]:
+                    stores[k] |= stores[m]
+                    changed = True
+                if pure[k] and not pure[m]:
+                    pure[k] = False
+                    changed = True
+    return stores, pure
+
+
+def _reach(table, seeds):
+    """What the frame can still do after a line event at the line whose instructions
+    are seeds (_reach_table): the names it can store or delete, and whether it is pure."""
+    stores, pure = table
+    names = set()
+    for k in seeds:
+        names |= stores[k]
+    return {"stores": sorted(names), "pure": all(pure[k] for k in seeds)}
 
 
 # Branch facts (docs/decisions.md, "Branch facts"; grammar/branch.go): for an `if`,

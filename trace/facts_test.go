@@ -189,6 +189,7 @@ func TestFactsAreSound(t *testing.T) {
 	rejected := 0
 	var ruled, marked int // transitions under a locals rule, and a forced marker
 	branched := 0         // transitions whose successors the branch rule chose
+	returned := 0         // step_returns whose return value the value facts forced
 	inverseRules := ruleCounts{}
 	rng := rand.New(rand.NewPCG(12, 12))
 	for _, p := range factsPrograms(t, n) {
@@ -213,6 +214,9 @@ func TestFactsAreSound(t *testing.T) {
 			tg := prog.Targets(&prev, a)
 			if tg.BranchRule() {
 				branched++
+			}
+			if a.Kind == grammar.StepReturn && tg.ReturnRule() {
+				returned++
 			}
 			if l, m := tg.ValueRule(); l && !a.Kind.Inverse() {
 				ruled++
@@ -256,7 +260,7 @@ func TestFactsAreSound(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("transitions replayed: %v; rejected %d; under a locals rule %d (marker forced %d); under the branch rule %d", counts, rejected, ruled, marked, branched)
+	t.Logf("transitions replayed: %v; rejected %d; under a locals rule %d (marker forced %d); under the branch rule %d; step_returns under the return rule %d", counts, rejected, ruled, marked, branched, returned)
 	t.Logf("inverse value rules (transitions whose real target they narrowed): %s", inverseRules)
 	if rejected > 0 {
 		t.Fatalf("%d real transitions rejected by the facts", rejected)
@@ -271,6 +275,9 @@ func TestFactsAreSound(t *testing.T) {
 	}
 	if branched == 0 {
 		t.Errorf("the branch rule never chose a branch")
+	}
+	if returned == 0 {
+		t.Errorf("the return rule never forced a step_return's value")
 	}
 	if !testing.Short() {
 		for _, k := range grammar.AllActions {
@@ -330,7 +337,7 @@ func TestFactsAcceptCorpus(t *testing.T) {
 	pool := testPool(t)
 	progs := map[string]*grammar.Program{}
 	counts := map[grammar.ActionKind]int{}
-	rejected, noFacts, branched := 0, 0, 0
+	rejected, noFacts, branched, returned := 0, 0, 0, 0
 	inverseRules := ruleCounts{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
@@ -386,6 +393,9 @@ func TestFactsAcceptCorpus(t *testing.T) {
 			if tg.BranchRule() {
 				branched++
 			}
+			if st.Action.Kind == grammar.StepReturn && tg.ReturnRule() {
+				returned++
+			}
 			if st.Action.Kind.Inverse() && st.Exit == "" {
 				inverseRules.note(st.Action.Kind, tg, st.State.Event)
 			}
@@ -402,7 +412,7 @@ func TestFactsAcceptCorpus(t *testing.T) {
 			prev = st.State
 		}
 	}
-	t.Logf("corpus transitions replayed: %v; rejected %d; %d trajectories without facts; %d under the branch rule", counts, rejected, noFacts, branched)
+	t.Logf("corpus transitions replayed: %v; rejected %d; %d trajectories without facts; %d under the branch rule; %d step_returns under the return rule", counts, rejected, noFacts, branched, returned)
 	t.Logf("inverse value rules (transitions whose real target they narrowed): %s", inverseRules)
 	if rejected > 0 {
 		t.Fatalf("%d recorded transitions rejected", rejected)

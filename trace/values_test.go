@@ -225,6 +225,143 @@ def f(p, q):
     m = k * 2
     return m
 `, "f('ab')"},
+	// The step_return rule (retOnReturn): a loop reassigns the returned name after P;
+	// an alias changes a returned list; a nonlocal and a global are returned; a
+	// recursive frame returns its own parameter; try/finally and a re-raise.
+	{`def f(n):
+    x = 0
+    k = 'a'
+    for i in range(n):
+        x = x + i
+        k = k
+    y = k
+    return x
+
+def g(n):
+    a = [1]
+    b = a
+    z = 0
+    b.append(n)
+    w = (a, z)
+    return a
+
+def h(n):
+    a = [n]
+    c = 'x'
+    a.append(1)
+    return a, c
+
+def main():
+    f(3)
+    g(2)
+    return h(1)
+`, "main()"},
+	{`G = 1
+
+def bump():
+    global G
+    G = G + 1
+
+def f(n):
+    c = n
+    x = G
+    def inc():
+        nonlocal c
+        c = c + 1
+    inc()
+    bump()
+    return c
+
+def k(n):
+    x = G
+    bump()
+    return G
+
+def main():
+    return f(1) + k(2)
+`, "main()"},
+	{`def g(n, acc):
+    if n > 0:
+        g(n - 1, acc + 1)
+    return acc
+
+def r(n):
+    v = n
+    if n > 0:
+        v = r(n - 1) + 1
+    return v
+
+def main():
+    return g(3, 10) + r(3)
+`, "main()"},
+	{`def f(n):
+    x = n
+    try:
+        return x
+    finally:
+        x = 0
+
+def g(n):
+    x = n
+    try:
+        y = 1 // n
+    finally:
+        x = -1
+    return x
+
+def h(n):
+    x = n
+    try:
+        y = 1 // n
+    except ZeroDivisionError:
+        raise
+    return x
+
+def t(n):
+    x = n
+    s = 'q'
+    try:
+        y = 1 // n
+    except ZeroDivisionError:
+        x = 5
+    return x, s
+
+def main():
+    f(1)
+    g(1)
+    t(0)
+    t(2)
+    try:
+        g(0)
+    except ZeroDivisionError:
+        pass
+    try:
+        h(0)
+    except ZeroDivisionError:
+        pass
+    return h(2)
+`, "main()"},
+	{`class Box:
+    def __init__(self, v):
+        self.v = v
+    def __repr__(self):
+        return 'Box(%d)' % self.v
+
+def f(n):
+    b = Box(n)
+    s = 'x'
+    b.v = b.v + 1
+    return b
+
+def g(n):
+    s = str(n)
+    q = 1
+    return s, q
+
+def main():
+    f(1)
+    return g(2)
+`, "main()"},
 }
 
 // TestValueFactsForce checks what the value facts force on count.py-like code: the
@@ -306,9 +443,98 @@ func TestValueFactsForce(t *testing.T) {
 	}
 }
 
+// TestReturnFactsForce checks that a step_return forces what a `return NAME` or
+// `return a, b` line returns when nothing the frame can still run changes the names:
+// the recorded return is accepted and a different value is not.
+func TestReturnFactsForce(t *testing.T) {
+	src := `def f(s, t):
+    m = len(s)
+    for c in s:
+        if c == t:
+            m = m
+    return m
+
+def g(a, b):
+    q = a * 2
+    w = b
+    return q, b
+
+def h(a):
+    r = [a]
+    z = 1
+    return r
+
+def main():
+    f('berry', 'r')
+    g(3, 'y')
+    return h(4)
+`
+	pool := testPool(t)
+	rec, err := pool.Record(context.Background(), "rets", src, "main()", Limits{MaxEvents: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fwd := rec.Forward
+	a := grammar.Action{Kind: grammar.StepReturn}
+	forced := map[int]int{} // return line -> line states whose step_return forced it
+	for i, nd := range fwd.Nodes {
+		prev := nd.State()
+		if prev.Event != grammar.EventLine {
+			continue
+		}
+		j, exit, err := fwd.Do(i, a)
+		if err != nil || exit {
+			continue
+		}
+		next := fwd.Nodes[j].State()
+		e := grammar.NewEncoder(rec.Context, fwd.Dir)
+		e.Start(prev)
+		e.Action(a)
+		text, err := e.State(next)
+		if err != nil {
+			t.Fatal(err)
+		}
+		accepts := func(text string) bool {
+			au := grammar.NewAutomaton(rec.Context, fwd.Dir, &prev, a.Kind, prog.Targets(&prev, a), grammar.Limits{})
+			return au.FeedText(text) && au.Done()
+		}
+		if !accepts(text) {
+			t.Fatalf("node %d: the truth %q is rejected", i, text)
+		}
+		want := map[int]string{6: `"5"`, 11: `"(6, 'y')"`, 16: `"[4]"`}[next.Loc.Line]
+		wrong := map[int]string{6: `"4"`, 11: `"(6, 'y', 1)"`, 16: `"[4, 1]"`}[next.Loc.Line]
+		if next.Event != grammar.EventReturn || want == "" {
+			continue
+		}
+		// From the lines after the last store of the names (m is stored in the loop).
+		if next.Loc.Line == 6 && prev.Loc.Line < 6 || next.Loc.Line == 11 && prev.Loc.Line < 10 || next.Loc.Line == 16 && prev.Loc.Line < 15 {
+			continue
+		}
+		if !strings.Contains(text, want) {
+			t.Fatalf("node %d: %q does not return %s", i, text, want)
+		}
+		if w := strings.Replace(text, want, wrong, 1); accepts(w) {
+			t.Errorf("node %d (line %d): %q is accepted (the truth is %q)", i, prev.Loc.Line, w, text)
+		}
+		forced[next.Loc.Line]++
+	}
+	// f: from line 6; g: from lines 10 and 11; h: from lines 15 and 16 (a list, kept
+	// because nothing after line 15 can change an object).
+	for line, n := range map[int]int{6: 1, 11: 2, 16: 2} {
+		if forced[line] != n {
+			t.Errorf("return at line %d forced from %d line states, want %d", line, forced[line], n)
+		}
+	}
+}
+
 // TestValueFactsSound replays every step of the value programs through the facts.
 func TestValueFactsSound(t *testing.T) {
 	pool := testPool(t)
+	ruled := 0
 	for k, p := range valuePrograms {
 		rec, err := pool.Record(context.Background(), "values", p.src, p.entry, Limits{MaxEvents: 2000})
 		if err != nil {
@@ -338,8 +564,16 @@ func TestValueFactsSound(t *testing.T) {
 					if msg := acceptTransition(prog, rec.Context, tr, i, j, exit, a); msg != "" {
 						t.Errorf("program %d: node %d (%s %d) %s -> %s", k, i, tr.Nodes[i].Event, tr.Nodes[i].Loc.Line, kind, msg)
 					}
+					prev := tr.Nodes[i].State()
+					if kind == grammar.StepReturn && prog.Targets(&prev, a).ReturnRule() {
+						ruled++
+					}
 				}
 			}
 		}
+	}
+	t.Logf("step_returns under the return rule: %d", ruled)
+	if ruled == 0 {
+		t.Errorf("the step_return rule never applied")
 	}
 }

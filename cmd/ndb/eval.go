@@ -49,6 +49,7 @@ func runEval(ctx context.Context, args []string) error {
 type evalFlags struct {
 	model, device, out *string
 	constraints        *string
+	noGrammarRow       *bool
 	limit, maxTokens   *int
 	seed               *uint64
 }
@@ -63,6 +64,7 @@ func addEvalFlags(fs *flag.FlagSet, name string, limit int) evalFlags {
 		seed:      fs.Uint64("seed", 1, "seed of the draw of prompts (and of sampling)"),
 		constraints: fs.String("constraints", "program", "program: rows with the program facts' constraints and, on the same prompts, the grammar's alone; "+
 			"grammar: the grammar's alone (the raw model)"),
+		noGrammarRow: fs.Bool("no-grammar-row", false, "under the program facts, skip the row of the grammar alone (half the predictions)"),
 	}
 }
 
@@ -89,7 +91,7 @@ func (f evalFlags) config(args []string) (evalcmd.Config, error) {
 		return evalcmd.Config{}, err
 	}
 	return evalcmd.Config{Out: *f.out, Limit: *f.limit, Seed: *f.seed, Command: evalcmd.CommandLine(args),
-		Model: load, GrammarOnly: grammarOnly, Stdout: os.Stdout, Stderr: os.Stderr, Log: log.Logger}, nil
+		Model: load, GrammarOnly: grammarOnly, NoGrammarRow: *f.noGrammarRow, Stdout: os.Stdout, Stderr: os.Stderr, Log: log.Logger}, nil
 }
 
 func runEvalNextState(ctx context.Context, args []string) error {

@@ -83,6 +83,25 @@ func TestEvalNextStateActions(t *testing.T) {
 	}
 }
 
+// TestEvalNoGrammarRow: --no-grammar-row keeps the program facts' row and the
+// baseline's, without the row of the grammar alone.
+func TestEvalNoGrammarRow(t *testing.T) {
+	needInfer(t)
+	t.Setenv("NDB_THREADS", "1")
+	tiny := filepath.Join("..", "..", "testdata", "tinymodel")
+	var code int
+	stdout := captureStdout(t, func() {
+		code = run(context.Background(), []string{"eval", "nextstate", "--corpus", goldenCorpus(t), "--limit", "1",
+			"--model", tiny, "--max-tokens", "16", "--out", t.TempDir(), "--actions", "step_over", "--no-grammar-row"})
+	})
+	if code != 0 {
+		t.Fatalf("exit status %d\n%s", code, stdout)
+	}
+	if !strings.Contains(stdout, "model (tinymodel) [program]") || strings.Contains(stdout, "model (tinymodel) [grammar]") || !strings.Contains(stdout, "baseline (copy the last state)") {
+		t.Errorf("want the [program] and baseline rows only:\n%s", stdout)
+	}
+}
+
 // TestEvalUsage: a missing or unknown evaluation is bad usage (exit status 2).
 func TestEvalUsage(t *testing.T) {
 	devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)

@@ -41,6 +41,9 @@ type Config struct {
 	// default the program facts constrain it, and next-state and CruxEval print a
 	// row of the grammar alone too, on the same prompts (a Constrainable model).
 	GrammarOnly bool
+	// NoGrammarRow drops the row of the grammar alone beside the program facts' (half
+	// the predictions, for a comparison of checkpoints under the same facts).
+	NoGrammarRow bool
 	// Actions, when set, keeps only the next-state prompts of these actions (the
 	// prompts drawn are the same as without it: the draw is per action).
 	Actions []grammar.ActionKind

@@ -85,9 +85,9 @@ func contextSource(gctx grammar.Context) string {
 }
 
 // greedyModels are the loaded model as greedy predictors: under the program facts and
-// under the grammar alone (the default), or the grammar alone (GrammarOnly). Both
-// count invented predictions by the facts. A model that is not Constrainable is
-// itself.
+// under the grammar alone (the default), the program facts alone (NoGrammarRow), or
+// the grammar alone (GrammarOnly). All count invented predictions by the facts. A
+// model that is not Constrainable is itself.
 func (cfg Config) greedyModels(model eval.Predictor, facts *programCache) []eval.Predictor {
 	c, ok := model.(Constrainable)
 	if !ok {
@@ -95,6 +95,9 @@ func (cfg Config) greedyModels(model eval.Predictor, facts *programCache) []eval
 	}
 	if cfg.GrammarOnly {
 		return []eval.Predictor{c.Constrained(c.Name()+" [grammar]", facts.get, true, true)}
+	}
+	if cfg.NoGrammarRow {
+		return []eval.Predictor{c.Constrained(c.Name()+" [program]", facts.get, false, true)}
 	}
 	return []eval.Predictor{
 		c.Constrained(c.Name()+" [program]", facts.get, false, true),
