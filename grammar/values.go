@@ -108,17 +108,9 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 	default:
 		return nil
 	}
-	order := map[string]int{}
-	for i, n := range cf.Names {
-		order[n] = i
-	}
-	last := -1
-	for _, v := range prev.Locals {
-		i, ok := order[v.Name]
-		if !ok {
-			return nil
-		}
-		last = max(last, i)
+	order, last, ok := localsOrder(cf.Names, prev.Locals)
+	if !ok {
+		return nil
 	}
 	changeable := func(v Var) bool {
 		if slices.Contains(lv.Stores, v.Name) {
@@ -183,6 +175,25 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 		}
 	}
 	return r
+}
+
+// localsOrder returns the code's names in f_locals order (varnames, cells, frees) as
+// positions, and the last position of a local of locals; false when locals has a
+// name the code does not.
+func localsOrder(names []string, locals Locals) (order map[string]int, last int, ok bool) {
+	order = make(map[string]int, len(names))
+	for i, n := range names {
+		order[n] = i
+	}
+	last = -1
+	for _, v := range locals {
+		i, ok := order[v.Name]
+		if !ok {
+			return nil, 0, false
+		}
+		last = max(last, i)
+	}
+	return order, last, true
 }
 
 // retOverride is what a return at some lines of a code object certainly gives.

@@ -113,17 +113,9 @@ func (p *Program) localsBefore(c int, prev *State, preds []node) *localsRule {
 		return true
 	}
 	cf := &p.f.Codes[c]
-	order := map[string]int{}
-	for i, n := range cf.Names {
-		order[n] = i
-	}
-	last := -1
-	for _, v := range prev.Locals {
-		i, ok := order[v.Name]
-		if !ok {
-			return nil
-		}
-		last = max(last, i)
+	order, last, ok := localsOrder(cf.Names, prev.Locals)
+	if !ok {
+		return nil
 	}
 	r := &localsRule{forced: map[string][]string{}}
 	var kept []Var // certainly unchanged, so certainly bound before
