@@ -167,14 +167,18 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 		r.forced[content(n)] = vals
 	}
 	if !r.mustMarker {
-		// The full form shows the kept variables with their values as they were.
-		for _, v := range kept {
-			k := content(v.Name)
-			r.keys = append(r.keys, k)
-			r.forced[k] = []string{content(v.Repr)}
-		}
+		r.showKept(kept)
 	}
 	return r
+}
+
+// showKept lets the full form show the kept variables, each with its value in prev.
+func (r *localsRule) showKept(kept []Var) {
+	for _, v := range kept {
+		k := content(v.Name)
+		r.keys = append(r.keys, k)
+		r.forced[k] = []string{content(v.Repr)}
+	}
 }
 
 // localsOrder returns the code's names in f_locals order (varnames, cells, frees) as

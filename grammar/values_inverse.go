@@ -158,12 +158,7 @@ func (p *Program) localsBefore(c int, prev *State, preds []node) *localsRule {
 	r.noMarker = gone
 	r.mustMarker = !gone && sure && len(kept) > 0
 	if !r.mustMarker {
-		// The full form shows the kept variables with their values as they are.
-		for _, v := range kept {
-			k := content(v.Name)
-			r.keys = append(r.keys, k)
-			r.forced[k] = []string{content(v.Repr)}
-		}
+		r.showKept(kept)
 	}
 	return r
 }
