@@ -164,7 +164,8 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 	own := -1
 	inverseLine := prev.Event == EventLine &&
 		(a.Kind == InvStepInto || a.Kind == InvStepOver || a.Kind == InvStepCall)
-	if a.Kind == StepInto || a.Kind == StepOver || a.Kind == StepReturn || inverseLine {
+	callFromReturn := prev.Event == EventReturn && a.Kind == InvStepCall
+	if a.Kind == StepInto || a.Kind == StepOver || a.Kind == StepReturn || inverseLine || callFromReturn {
 		// The value facts need the one code object whose frame prev is in.
 		for _, c := range codes {
 			if t.prev.has(c) {
@@ -179,6 +180,10 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 		case own < 0:
 		case inverseLine:
 			p.inverseValues(t, own, prev, a)
+		case callFromReturn:
+			if t.callVals = p.callBeforeReturn(own, prev); t.callVals != nil {
+				t.callRule = callRuleReturn
+			}
 		case a.Kind == StepReturn:
 			// The return of prev's own frame (or its final exception).
 			t.ret = p.retOnReturn(own, prev)

@@ -222,19 +222,20 @@ func (p *Program) retAfter(c int, prev *State) *retOverride {
 	return &retOverride{code: c, vals: map[int][]string{prev.Loc.Line: {content(v)}}}
 }
 
-// retOnReturn returns what the return event that a step_return from prev (a line
-// state of a frame of code c) leads to gives, at the lines that are exactly `return
-// NAME` or `return a, b, ...` where every name keeps its value in prev until the
-// frame ends: not stored or deleted by anything the frame can still run (Reach),
-// not a cell, and holding an immutable builtin value, or nothing the frame can still
-// run changes an object (a pure Reach in a closed program). Nil when no line has one.
+// retOnReturn returns what the return event that a step_return from prev (a line or
+// call state of a frame of code c) leads to gives, at the lines that are exactly
+// `return NAME` or `return a, b, ...` where every name keeps its value in prev until
+// the frame ends: not stored or deleted by anything the frame can still run (Reach
+// from a line; from the call, every instruction of the code), not a cell, and
+// holding an immutable builtin value, or nothing the frame can still run changes an
+// object (a pure Reach in a closed program). Nil when no line has one.
 func (p *Program) retOnReturn(c int, prev *State) *retOverride {
 	cf := &p.f.Codes[c]
 	vf := cf.Values
-	if vf == nil || prev.Event != EventLine || p.f.Open || cf.Loose || cf.Namespace || cf.OpenNames {
+	if vf == nil || p.f.Open || cf.Loose || cf.Namespace || cf.OpenNames {
 		return nil
 	}
-	reach, ok := vf.Reach[prev.Loc.Line]
+	reach, ok := reachFrom(vf, prev)
 	if !ok {
 		return nil
 	}
@@ -250,7 +251,8 @@ func (p *Program) retOnReturn(c int, prev *State) *retOverride {
 			continue // no return instruction of its own (or one without a line): unknown
 		}
 		k := kept
-		if line == prev.Loc.Line {
+		sameLine := prev.Event == EventLine && line == prev.Loc.Line
+		if sameLine {
 			k = func(Var) bool { return true } // nothing but the line's loads runs (retAfter)
 		}
 		v, ok := retRepr(vf, line, prev.Locals, k)
@@ -258,7 +260,7 @@ func (p *Program) retOnReturn(c int, prev *State) *retOverride {
 			continue
 		}
 		vals := []string{content(v)}
-		if vf.Reraise && v != "None" && line != prev.Loc.Line {
+		if vf.Reraise && v != "None" && !sameLine {
 			vals = append(vals, "None") // a frame left by a re-raise returns None
 		}
 		r.vals[line] = vals
@@ -267,6 +269,22 @@ func (p *Program) retOnReturn(c int, prev *State) *retOverride {
 		return nil
 	}
 	return r
+}
+
+// reachFrom is what the frame of prev (a line or call state) can still do before it
+// ends: the Reach of prev's line, or, from the call event, what the whole code does.
+func reachFrom(vf *ValueFacts, prev *State) (Reach, bool) {
+	switch prev.Event {
+	case EventLine:
+		r, ok := vf.Reach[prev.Loc.Line]
+		return r, ok
+	case EventCall:
+		if vf.Whole == nil {
+			return Reach{}, false
+		}
+		return Reach{Stores: vf.Whole.Stores, Pure: vf.Whole.Pure}, true
+	}
+	return Reach{}, false
 }
 
 // retRepr returns the repr that the return at line (exactly `return NAME` or `return

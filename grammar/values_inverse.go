@@ -44,6 +44,31 @@ func (p *Program) callBefore(c int, prev *State) map[string][]string {
 	return out
 }
 
+// callBeforeReturn returns the value the call state of prev's frame certainly gives a
+// parameter, for an inv_step_call from prev, a return state of a frame of code c at a
+// line that is exactly `return NAME`: when NAME is a parameter that no instruction of
+// the code stores or deletes, and not a cell, the frame returns the object it was
+// called with, whose repr is the same when it is immutable or when no instruction can
+// change any object. Nil otherwise, and for a None that a re-raise can give.
+func (p *Program) callBeforeReturn(c int, prev *State) map[string][]string {
+	vf := p.valueCode(c)
+	if vf == nil || vf.Whole == nil || prev.Event != EventReturn {
+		return nil
+	}
+	line := prev.Loc.Line
+	n, ok := vf.RetNames[line]
+	if _, own := vf.Rets[line]; !ok || !own || !slices.Contains(p.f.Codes[c].Params, n) {
+		return nil
+	}
+	if slices.Contains(vf.Whole.Stores, n) || slices.Contains(vf.Cells, n) || vf.Reraise && prev.Value == "None" {
+		return nil
+	}
+	if !(vf.Whole.Pure && p.f.Closed || p.f.NoClass && immutableRepr.MatchString(prev.Value)) {
+		return nil
+	}
+	return map[string][]string{content(n): {content(prev.Value)}}
+}
+
 // entryBefore returns the values of the call state right before prev, a line state
 // of a frame of code c at a line the call event can lead to (an inverse step from the
 // frame's first line event): nothing runs between the two events, so every local has
@@ -195,16 +220,19 @@ func (p *Program) inverseValues(t *Targets, own int, prev *State, a Action) {
 const (
 	callRuleInvCall = 1 + iota // inv_step_call: parameters no instruction changes
 	callRuleEntry              // the call state right before the first line event
+	callRuleReturn             // inv_step_call from a return of a parameter no instruction changes
 )
 
 // CallRule reports which value rule narrows a call state's values: "" (none),
-// "inv_step_call" or "entry", for tests and statistics.
+// "inv_step_call", "entry" or "return", for tests and statistics.
 func (t *Targets) CallRule() string {
 	switch t.callRule {
 	case callRuleInvCall:
 		return "inv_step_call"
 	case callRuleEntry:
 		return "entry"
+	case callRuleReturn:
+		return "return"
 	}
 	return ""
 }

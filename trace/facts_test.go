@@ -421,8 +421,8 @@ func TestFactsAcceptCorpus(t *testing.T) {
 
 // ruleCounts counts, per inverse action and value rule, the transitions whose real
 // target the rule narrowed: "locals" (a line state under the locals rule), "marker"
-// (the marker forced too) or "full" (the full form certain), "call" and "entry" (a
-// call state's values).
+// (the marker forced too) or "full" (the full form certain), "call", "entry" and
+// "return" (a call state's values).
 type ruleCounts map[string]int
 
 func (rc ruleCounts) note(k grammar.ActionKind, tg *grammar.Targets, ev grammar.Event) {
@@ -437,8 +437,8 @@ func (rc ruleCounts) note(k grammar.ActionKind, tg *grammar.Targets, ev grammar.
 		}
 	case ev == grammar.EventCall && tg.CallRule() == "inv_step_call":
 		rc[k.String()+"/call"]++
-	case ev == grammar.EventCall && tg.CallRule() == "entry":
-		rc[k.String()+"/entry"]++
+	case ev == grammar.EventCall && tg.CallRule() != "":
+		rc[k.String()+"/"+tg.CallRule()]++ // "entry", or "return" (from a return state)
 	}
 }
 

@@ -170,3 +170,39 @@ func TestInverseValueFactsForceBound(t *testing.T) {
 		t.Fatalf("checked %d (%v)", checked, kinds)
 	}
 }
+
+// TestInverseValueFactsForceReturn checks inv_step_call from a return state (the
+// CruxEval input task's start): a function that returns a parameter no instruction
+// stores was called with the value it returns, when the value is immutable; a list
+// that a method call may have changed is left free.
+func TestInverseValueFactsForceReturn(t *testing.T) {
+	src := `def f(s, n):
+    k = n * 2
+    if k > 4:
+        return s
+    return s + 'x'
+
+def g(xs):
+    xs.append(1)
+    return xs
+
+def main():
+    f('abc', 3)
+    f('abc', 1)
+    return g([5])
+`
+	lines := map[int]int{} // the return line of each inv_step_call from a return whose truth was checked
+	checked := inverseForce(t, src, "main()", func(prev grammar.State, k grammar.ActionKind, next grammar.State, text string) []string {
+		if prev.Event != grammar.EventReturn || k != grammar.InvStepCall {
+			return nil
+		}
+		lines[prev.Loc.Line]++
+		if prev.Loc.Line != 4 {
+			return nil
+		}
+		return []string{strings.Replace(text, `"s": "'abc'"`, `"s": "'abd'"`, 1)}
+	})
+	if checked != 1 || lines[5] != 1 || lines[9] != 1 {
+		t.Fatalf("checked %d wrong variants, returns seen %v: want one from line 4 and one each from 5 and 9", checked, lines)
+	}
+}

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"testing"
 
@@ -575,5 +576,78 @@ func TestValueFactsSound(t *testing.T) {
 	t.Logf("step_returns under the return rule: %d", ruled)
 	if ruled == 0 {
 		t.Errorf("the step_return rule never applied")
+	}
+}
+
+// TestReturnFactsForceFromCall checks the step_return rule from a call state (the
+// CruxEval output task's start): a `return NAME` of a parameter that no instruction
+// of the function stores returns the value it was called with, an immutable one or
+// any one in a pure function; a list the function may change is left free.
+func TestReturnFactsForceFromCall(t *testing.T) {
+	src := `def f(s, n):
+    k = n * 2
+    return s
+
+def h(xs, k):
+    t = 0
+    for x in xs:
+        t = t + x * k
+    return xs
+
+def g(xs):
+    xs.append(1)
+    return xs
+
+def main():
+    f('abc', 3)
+    h([1, 2], 3)
+    return g([5])
+`
+	pool := testPool(t)
+	rec, err := pool.Record(context.Background(), "rets", src, "main()", Limits{MaxEvents: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fwd := rec.Forward
+	a := grammar.Action{Kind: grammar.StepReturn}
+	forced := map[int]bool{}
+	for i, nd := range fwd.Nodes {
+		prev := nd.State()
+		if prev.Event != grammar.EventCall || prev.Loc.Line == 15 {
+			continue
+		}
+		j, exit, err := fwd.Do(i, a)
+		if err != nil || exit {
+			t.Fatalf("node %d: step_return: %v (exit %v)", i, err, exit)
+		}
+		e := grammar.NewEncoder(rec.Context, fwd.Dir)
+		e.Start(prev)
+		e.Action(a)
+		text, err := e.State(fwd.Nodes[j].State())
+		if err != nil {
+			t.Fatal(err)
+		}
+		tg := prog.Targets(&prev, a)
+		au := grammar.NewAutomaton(rec.Context, fwd.Dir, &prev, a.Kind, tg, grammar.Limits{})
+		if !au.FeedText(text) || !au.Done() {
+			t.Fatalf("node %d: the truth %q is rejected", i, text)
+		}
+		forced[prev.Loc.Line] = tg.ReturnRule()
+		want := map[int]string{1: `"'abc'"`, 5: `"[1, 2]"`}[prev.Loc.Line]
+		if want == "" {
+			continue
+		}
+		wrong := strings.Replace(text, want, `"'abd'"`, 1)
+		au = grammar.NewAutomaton(rec.Context, fwd.Dir, &prev, a.Kind, tg, grammar.Limits{})
+		if au.FeedText(wrong) && au.Done() {
+			t.Errorf("from the call at line %d: %q is accepted (the truth is %q)", prev.Loc.Line, wrong, text)
+		}
+	}
+	if want := map[int]bool{1: true, 5: true, 11: false}; !maps.Equal(forced, want) {
+		t.Errorf("return rule from the call state by function line: %v, want %v", forced, want)
 	}
 }
