@@ -20,6 +20,10 @@ type Facts struct {
 	NoClass bool        `json:"noclass"`
 	Closed  bool        `json:"closed"`
 	Codes   []CodeFacts `json:"codes"`
+	// EntryCode is the function the run's entry expression calls once and no line of
+	// the program can call: the run has a single frame of it (nil: none, or the entry
+	// was not given).
+	EntryCode *int `json:"entry_code,omitempty"`
 }
 
 // CodeFacts are the facts of one code object (module, function, lambda,
@@ -93,6 +97,9 @@ func (f *Facts) Validate() error {
 	}
 	if len(f.Codes) == 0 || len(f.Codes) > maxCodes {
 		return fmt.Errorf("facts of %d code objects (1 to %d)", len(f.Codes), maxCodes)
+	}
+	if e := f.EntryCode; e != nil && (*e < 0 || *e >= len(f.Codes)) {
+		return fmt.Errorf("entry code %d of %d", *e, len(f.Codes))
 	}
 	for i, c := range f.Codes {
 		for l, cs := range c.Callees {

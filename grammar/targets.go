@@ -165,7 +165,8 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 	inverseLine := prev.Event == EventLine &&
 		(a.Kind == InvStepInto || a.Kind == InvStepOver || a.Kind == InvStepCall)
 	callFromReturn := prev.Event == EventReturn && a.Kind == InvStepCall
-	if a.Kind == StepInto || a.Kind == StepOver || a.Kind == StepReturn || inverseLine || callFromReturn {
+	atBreakpoint := a.Kind == Breakpoint && prev.Event.HasLocals()
+	if a.Kind == StepInto || a.Kind == StepOver || a.Kind == StepReturn || inverseLine || callFromReturn || atBreakpoint {
 		// The value facts need the one code object whose frame prev is in.
 		for _, c := range codes {
 			if t.prev.has(c) {
@@ -180,6 +181,8 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 		case own < 0:
 		case inverseLine:
 			p.inverseValues(t, own, prev, a)
+		case atBreakpoint:
+			t.locals = p.localsAtBreakpoint(own, prev, a.Lines)
 		case callFromReturn:
 			if t.callVals = p.callBeforeReturn(own, prev); t.callVals != nil {
 				t.callRule = callRuleReturn

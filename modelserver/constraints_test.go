@@ -69,7 +69,7 @@ func TestPredictorSendsTheFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lookup := func(context.Context, grammar.Context) *grammar.Program { return gp }
+	lookup := func(context.Context, eval.Prompt) *grammar.Program { return gp }
 	for _, c := range []struct {
 		p           eval.Predictor
 		line        int
@@ -78,7 +78,7 @@ func TestPredictorSendsTheFacts(t *testing.T) {
 		{pr, -1, false},
 		{pr.Constrained("m [program]", lookup, false, true), len(facts.Codes), false},
 		{pr.Constrained("m [grammar]", lookup, true, false), len(facts.Codes), true},
-		{pr.Constrained("m [none]", func(context.Context, grammar.Context) *grammar.Program { return nil }, false, true), -1, false},
+		{pr.Constrained("m [none]", func(context.Context, eval.Prompt) *grammar.Program { return nil }, false, true), -1, false},
 	} {
 		out, err := c.p.Predict(context.Background(), eval.Prompt{}, 1)
 		if err != nil {

@@ -3,7 +3,6 @@ package modelserver
 import (
 	"context"
 
-	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/train/eval"
 )
 
@@ -19,7 +18,7 @@ type Predictor struct {
 	// facts gives a prompt's program facts (nil: none), looked up here and sent with
 	// the prompt: the server counts the predictions they rule out and, unless
 	// grammarOnly, constrains its predictions by them (Constrained).
-	facts       func(context.Context, grammar.Context) *grammar.Program
+	facts       eval.FactsFunc
 	grammarOnly bool
 }
 
@@ -28,7 +27,7 @@ type Predictor struct {
 // the predictions they rule out and, unless grammarOnly, constrains the predictions
 // by them. It implements evalcmd.Constrainable (main matters only in process, where
 // the generated states are recorded).
-func (p *Predictor) Constrained(name string, facts func(context.Context, grammar.Context) *grammar.Program, grammarOnly, main bool) eval.Predictor {
+func (p *Predictor) Constrained(name string, facts eval.FactsFunc, grammarOnly, main bool) eval.Predictor {
 	c := *p
 	c.name, c.facts, c.grammarOnly = name, facts, grammarOnly
 	return &c
@@ -56,7 +55,7 @@ func (p *Predictor) Predict(ctx context.Context, pr eval.Prompt, n int) ([]eval.
 	}
 	req := PredictParams{Model: p.model, Sampling: p.sampling, Prompt: pr, N: n, GrammarOnly: p.grammarOnly}
 	if p.facts != nil {
-		if prog := p.facts(ctx, pr.Context); prog != nil {
+		if prog := p.facts(ctx, pr); prog != nil {
 			req.Facts = prog.Facts()
 		}
 	}

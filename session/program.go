@@ -147,7 +147,7 @@ func Open(ctx context.Context, prog Program, mode Mode, opt Options) (*Session, 
 func openBackend(ctx context.Context, prog *Program, mode Mode, opt Options, newNeural NeuralFactory) (Backend, *Compare, error) {
 	switch mode {
 	case ModeNeural:
-		parsed, err := opt.Tracer.Parse(ctx, trace.ParseRequest{Source: prog.Source})
+		parsed, err := opt.Tracer.Parse(ctx, trace.ParseRequest{Source: prog.Source, Entry: prog.Entry})
 		if err != nil {
 			return nil, nil, fmt.Errorf("the tracer cannot parse the program: %w", err)
 		}

@@ -35,9 +35,10 @@ _STOP = frozenset(("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"))
 _JUMPS = frozenset(_dis.hasjrel) | frozenset(_dis.hasjabs)
 
 
-def analyze_program(tree, code):
+def analyze_program(tree, code, entry=""):
     """Return the facts of a compiled program (code from compile(tree, ...)), or
-    None when this interpreter's trace rules are not modelled."""
+    None when this interpreter's trace rules are not modelled. entry is the
+    expression a run calls after the module ran ("": unknown)."""
     if _sys.version_info[:2] != _FACTS_VERSION:
         return None
     codes = []
@@ -64,7 +65,12 @@ def analyze_program(tree, code):
     if noclass and not dynamic and not imports:
         # Reprs are then of builtin values, which grammar/branch_eval.go reads exactly.
         _branches(tree, codes, out)
-    return {"version": 1, "open": dynamic, "noclass": noclass, "closed": closed, "codes": out}
+    facts = {"version": 1, "open": dynamic, "noclass": noclass, "closed": closed, "codes": out}
+    if not dynamic:
+        i = _entry_code(tree, codes, out, entry)
+        if i is not None:
+            facts["entry_code"] = i
+    return facts
 
 
 def _walk_codes(code, parent, out):
@@ -72,6 +78,54 @@ def _walk_codes(code, parent, out):
     for const in code.co_consts:
         if isinstance(const, _types.CodeType):
             _walk_codes(const, code, out)
+
+
+def _entry_code(tree, codes, out, entry):
+    """The index of the function that entry calls once and nothing else can call, so
+    that a run has a single frame of it (grammar/values_breakpoint.go), or None.
+
+    entry must be NAME(literals...), NAME bound only by one undecorated def at the
+    module's top level, and the function not a generator, never called by a line of
+    the program (the module included) nor used as a value (any_caller)."""
+    try:
+        call = _ast.parse(entry.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not isinstance(call, _ast.Call) or not isinstance(call.func, _ast.Name):
+        return None
+    for arg in call.args + [k.value for k in call.keywords]:
+        try:
+            _ast.literal_eval(arg)  # builtin values only: building them runs no code
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None
+    name = call.func.id
+    defs = [n for n in tree.body if isinstance(n, _ast.FunctionDef) and n.name == name]
+    if len(defs) != 1 or defs[0].decorator_list:
+        return None
+    for node in _ast.walk(tree):
+        if node is defs[0]:
+            continue
+        rebinds = (
+            isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef)) and node.name == name
+            or isinstance(node, _ast.Name) and node.id == name and not isinstance(node.ctx, _ast.Load)
+            or isinstance(node, (_ast.Global, _ast.Nonlocal)) and name in node.names
+            or isinstance(node, _ast.alias) and (node.asname or node.name).split(".")[0] == name
+            or isinstance(node, _ast.ExceptHandler) and node.name == name
+            or type(node).__name__ in ("MatchAs", "MatchStar") and getattr(node, "name", None) == name
+            or type(node).__name__ == "MatchMapping" and getattr(node, "rest", None) == name
+        )
+        if rebinds:
+            return None
+    for i, c in enumerate(codes):
+        if c.co_name != name or c.co_firstlineno != defs[0].lineno or not any(k is c for k in codes[0].co_consts):
+            continue
+        f = out[i]
+        if f["kind"] != "function" or f["loose"] or f["any_caller"]:
+            return None
+        if any(i in cs for g in out for cs in g["callees"].values()):
+            return None
+        return i
+    return None
 
 
 def _dunder(name):

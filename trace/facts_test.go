@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -335,15 +336,17 @@ func TestFactsAcceptCorpus(t *testing.T) {
 	}
 	defer f.Close()
 	pool := testPool(t)
+	entries := corpusEntries(t, filepath.Join(filepath.Dir(path), "eval_programs.jsonl"))
 	progs := map[string]*grammar.Program{}
 	counts := map[grammar.ActionKind]int{}
-	rejected, noFacts, branched, returned := 0, 0, 0, 0
+	rejected, noFacts, branched, returned, stopped := 0, 0, 0, 0, 0
 	inverseRules := ruleCounts{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
 		var rec struct {
-			Text string `json:"text"`
+			Program string `json:"program"`
+			Text    string `json:"text"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
 			t.Fatal(err)
@@ -352,7 +355,8 @@ func TestFactsAcceptCorpus(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		key := tr.Context.Text()
+		entry := entries[rec.Program]
+		key := tr.Context.Text() + "\x00" + entry
 		prog, seen := progs[key]
 		if !seen && len(tr.Context.Files) == 1 && tr.Context.Files[0].Path == "" {
 			var src strings.Builder
@@ -364,7 +368,7 @@ func TestFactsAcceptCorpus(t *testing.T) {
 				src.WriteString(l.Text + "\n")
 				n++
 			}
-			parsed, err := pool.Parse(context.Background(), ParseRequest{Source: src.String()})
+			parsed, err := pool.Parse(context.Background(), ParseRequest{Source: src.String(), Entry: entry})
 			if err == nil && parsed.Facts != nil {
 				prog, _ = grammar.NewProgram(tr.Context, parsed.Facts)
 			}
@@ -396,6 +400,9 @@ func TestFactsAcceptCorpus(t *testing.T) {
 			if st.Action.Kind == grammar.StepReturn && tg.ReturnRule() {
 				returned++
 			}
+			if l, _ := tg.ValueRule(); st.Action.Kind == grammar.Breakpoint && l {
+				stopped++
+			}
 			if st.Action.Kind.Inverse() && st.Exit == "" {
 				inverseRules.note(st.Action.Kind, tg, st.State.Event)
 			}
@@ -412,11 +419,42 @@ func TestFactsAcceptCorpus(t *testing.T) {
 			prev = st.State
 		}
 	}
-	t.Logf("corpus transitions replayed: %v; rejected %d; %d trajectories without facts; %d under the branch rule; %d step_returns under the return rule", counts, rejected, noFacts, branched, returned)
+	t.Logf("corpus transitions replayed: %v; rejected %d; %d trajectories without facts; %d under the branch rule; %d step_returns under the return rule; %d breakpoints under the locals rule (%d programs' entries known)", counts, rejected, noFacts, branched, returned, stopped, len(entries))
 	t.Logf("inverse value rules (transitions whose real target they narrowed): %s", inverseRules)
 	if rejected > 0 {
 		t.Fatalf("%d recorded transitions rejected", rejected)
 	}
+}
+
+// corpusEntries reads the entry of each program of a corpus's programs file (a
+// missing file gives none: the facts then know no entry).
+func corpusEntries(t *testing.T, path string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return out
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var p struct {
+			ID    string `json:"id"`
+			Entry string `json:"entry"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatal(err)
+		}
+		out[p.ID] = p.Entry
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // ruleCounts counts, per inverse action and value rule, the transitions whose real

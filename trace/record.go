@@ -51,7 +51,7 @@ type Recording struct {
 // the program come back as *ProgramError; a traced run that loops forever or raises is
 // not an error: it is a recording whose exit state says so.
 func (p *Pool) Record(ctx context.Context, path, source, entry string, limits Limits) (*Recording, error) {
-	parsed, err := p.Parse(ctx, ParseRequest{Source: source})
+	parsed, err := p.Parse(ctx, ParseRequest{Source: source, Entry: entry})
 	if err != nil {
 		return nil, err
 	}

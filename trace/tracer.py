@@ -860,7 +860,7 @@ def do_parse(params):
     _collect_lines(code, lines)
     out = {"functions": functions, "executable": sorted(lines)}
     try:  # program facts (analyze.py, prepended); a failure leaves the grammar alone
-        out["facts"] = analyze_program(tree, code)
+        out["facts"] = analyze_program(tree, code, params.get("entry") or "")
     except Exception as e:
         out["facts_error"] = "%s: %s" % (type(e).__name__, e)
     return out

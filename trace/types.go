@@ -82,6 +82,9 @@ type SetupError struct {
 // ParseRequest asks for the static structure of a program; it never runs the program.
 type ParseRequest struct {
 	Source string `json:"source"`
+	// Entry is the expression a run calls after the module ran ("": unknown); the
+	// program facts say when it makes the only frame of a function (Facts.EntryCode).
+	Entry string `json:"entry,omitempty"`
 }
 
 // Function is one function or method of a parsed program.

@@ -15,6 +15,7 @@ import (
 	"github.com/ndb-project/ndb/infer/neural/evalmodel"
 	"github.com/ndb-project/ndb/modelserver"
 	"github.com/ndb-project/ndb/session"
+	"github.com/ndb-project/ndb/train/eval"
 )
 
 // handler answers one connection's requests, each on its own goroutine (so that a
@@ -281,7 +282,7 @@ func (s *Server) predict(ctx context.Context, p modelserver.PredictParams) (any,
 			prog = nil
 		}
 	}
-	facts := func(context.Context, grammar.Context) *grammar.Program { return prog }
+	facts := func(context.Context, eval.Prompt) *grammar.Program { return prog }
 	preds, err := pr.Constrained("", facts, p.GrammarOnly, true).Predict(ctx, p.Prompt, p.N)
 	if err != nil {
 		return nil, err

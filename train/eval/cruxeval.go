@@ -108,9 +108,9 @@ func prepareOne(ctx context.Context, r Runner, p Problem) (CruxCase, string, err
 		Problem:    p,
 		ReturnExpr: expr,
 		Prompts: map[string]Prompt{
-			TaskInput:      {Context: rec.Context, Direction: grammar.Inverse, Start: inv.Nodes[0].State(), Action: grammar.Action{Kind: grammar.InvStepCall}},
-			TaskStepReturn: {Context: rec.Context, Direction: grammar.Forward, Start: call, Action: grammar.Action{Kind: grammar.StepReturn}},
-			TaskBreakpoint: {Context: rec.Context, Direction: grammar.Forward, Start: call, Action: bp},
+			TaskInput:      {Context: rec.Context, Entry: p.Entry, Direction: grammar.Inverse, Start: inv.Nodes[0].State(), Action: grammar.Action{Kind: grammar.InvStepCall}},
+			TaskStepReturn: {Context: rec.Context, Entry: p.Entry, Direction: grammar.Forward, Start: call, Action: grammar.Action{Kind: grammar.StepReturn}},
+			TaskBreakpoint: {Context: rec.Context, Entry: p.Entry, Direction: grammar.Forward, Start: call, Action: bp},
 		},
 		Targets: map[string]Next{
 			TaskInput:      {State: inv.Nodes[cj].State()},

@@ -83,13 +83,13 @@ func PrepareHorizon(ctx context.Context, r Runner, problems []Problem, seed uint
 			}
 			start := n.State()
 			sr = append(sr, HorizonCase{Task: TaskStepReturn, Fraction: float64(ret-s-1) / total,
-				Prompt: Prompt{Context: rec.Context, Direction: grammar.Forward, Start: start, Action: grammar.Action{Kind: grammar.StepReturn}},
+				Prompt: Prompt{Context: rec.Context, Entry: p.Entry, Direction: grammar.Forward, Start: start, Action: grammar.Action{Kind: grammar.StepReturn}},
 				Target: Next{State: fwd.Nodes[ret].State()}})
 			if line > s {
 				a := grammar.Action{Kind: grammar.Breakpoint, Lines: []grammar.Loc{fwd.Nodes[line].Loc}}
 				if t, x, err := fwd.Do(s, a); err == nil && !x && fwd.Nodes[t].Event.HasLocals() {
 					bp = append(bp, HorizonCase{Task: TaskBreakpoint, Fraction: float64(t-s-1) / total,
-						Prompt: Prompt{Context: rec.Context, Direction: grammar.Forward, Start: start, Action: a},
+						Prompt: Prompt{Context: rec.Context, Entry: p.Entry, Direction: grammar.Forward, Start: start, Action: a},
 						Target: Next{State: fwd.Nodes[t].State()}})
 				}
 			}
@@ -102,7 +102,7 @@ func PrepareHorizon(ctx context.Context, r Runner, problems []Problem, seed uint
 					continue
 				}
 				in = append(in, HorizonCase{Task: TaskInput, Fraction: float64(cj-s-1) / float64(cj-1),
-					Prompt: Prompt{Context: rec.Context, Direction: grammar.Inverse, Start: inv.Nodes[s].State(), Action: grammar.Action{Kind: grammar.InvStepCall}},
+					Prompt: Prompt{Context: rec.Context, Entry: p.Entry, Direction: grammar.Inverse, Start: inv.Nodes[s].State(), Action: grammar.Action{Kind: grammar.InvStepCall}},
 					Target: Next{State: inv.Nodes[cj].State()}})
 			}
 		}

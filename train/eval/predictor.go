@@ -14,7 +14,13 @@ type Prompt struct {
 	Start     grammar.State
 	History   []grammar.Step
 	Action    grammar.Action
+	// Entry is the expression the trajectory's run called ("": unknown); the program
+	// facts use it (grammar.Facts.EntryCode).
+	Entry string `json:",omitempty"`
 }
+
+// FactsFunc returns the program facts of a prompt's program (nil: none).
+type FactsFunc func(ctx context.Context, p Prompt) *grammar.Program
 
 // Last returns the state the action starts from.
 func (p Prompt) Last() grammar.State {

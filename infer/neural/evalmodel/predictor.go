@@ -37,7 +37,7 @@ type Predictor struct {
 	// facts gives a prompt's program facts (nil: none): they count the predictions
 	// that invent a line or name (eval.Prediction.Invented) and, unless grammarOnly,
 	// constrain them (Constrained).
-	facts       func(context.Context, grammar.Context) *grammar.Program
+	facts       eval.FactsFunc
 	grammarOnly bool
 }
 
@@ -45,7 +45,7 @@ type Predictor struct {
 // looks up each prompt's program facts with facts, counts the predictions they rule
 // out and, unless grammarOnly, constrains its predictions by them. Only a main one
 // keeps p's Generated. It implements evalcmd.Constrainable.
-func (p *Predictor) Constrained(name string, facts func(context.Context, grammar.Context) *grammar.Program, grammarOnly, main bool) eval.Predictor {
+func (p *Predictor) Constrained(name string, facts eval.FactsFunc, grammarOnly, main bool) eval.Predictor {
 	c := *p
 	c.name, c.facts, c.grammarOnly = name, facts, grammarOnly
 	if !main {
@@ -88,7 +88,7 @@ func (p *Predictor) Predict(ctx context.Context, pr eval.Prompt, n int) ([]eval.
 	prev := neural.Last(t)
 	var prog *grammar.Program
 	if p.facts != nil {
-		prog = p.facts(ctx, pr.Context)
+		prog = p.facts(ctx, pr)
 	}
 	p.gen.Program, p.gen.BreakpointLines = nil, pr.Action.Lines
 	if !p.grammarOnly {

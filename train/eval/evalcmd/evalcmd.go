@@ -85,6 +85,10 @@ func NextState(ctx context.Context, cfg Config, corpus, level string) error {
 	if len(cases) == 0 {
 		return inputErrorf("%s/eval.jsonl: no trajectories", corpus)
 	}
+	entries := cfg.programEntries(filepath.Join(corpus, "eval_programs.jsonl"))
+	for i := range cases {
+		cases[i].Prompt.Entry = entries[cases[i].Program]
+	}
 	fmt.Fprintf(cfg.Stderr, "%d prompts from %d held-out trajectories (%d did not decode)\n", len(cases), st.Records, st.Skipped)
 	pool, err := trace.NewPool(ctx, trace.PoolOptions{Workers: 1, Log: cfg.Log})
 	if err != nil {
@@ -116,6 +120,28 @@ func NextState(ctx context.Context, cfg Config, corpus, level string) error {
 		tables = append(tables, more...)
 	}
 	return cfg.report("Next-state prediction (the paper's Figures 6 and 7) and the calibration of the model's confidences", tables, plots)
+}
+
+// programEntries returns the entry of each program of a corpus's programs file, which
+// the program facts use; without the file (an older corpus) or with a bad one the
+// facts go without (a warning).
+func (cfg Config) programEntries(path string) map[string]string {
+	out := map[string]string{}
+	f, err := os.Open(path)
+	if err != nil {
+		cfg.Log.Warn().Err(err).Msg("no program entries: the program facts go without them")
+		return out
+	}
+	defer f.Close()
+	problems, err := eval.LoadProblems(f, 0)
+	if err != nil {
+		cfg.Log.Warn().Err(err).Str("file", path).Msg("no program entries: the program facts go without them")
+		return out
+	}
+	for _, p := range problems {
+		out[p.ID] = p.Entry
+	}
+	return out
 }
 
 // CruxEval is the CruxEval evaluation (the paper's Table 1 and Table A.2) of the

@@ -20,7 +20,7 @@ type Constrainable interface {
 	// predictions they rule out (eval.Prediction.Invented) and, unless grammarOnly,
 	// constrains its predictions by them. Only the main one keeps recording what this
 	// one records (the generated states, for --calibrate).
-	Constrained(name string, facts func(context.Context, grammar.Context) *grammar.Program, grammarOnly, main bool) eval.Predictor
+	Constrained(name string, facts eval.FactsFunc, grammarOnly, main bool) eval.Predictor
 }
 
 // programCache gives the program facts of an evaluation prompt's context: the
@@ -41,14 +41,15 @@ func newProgramCache(pool *trace.Pool, log zerolog.Logger) *programCache {
 }
 
 // get returns the facts of ctx's program (nil when it has none).
-func (c *programCache) get(ctx context.Context, gctx grammar.Context) *grammar.Program {
-	key := gctx.Text()
+func (c *programCache) get(ctx context.Context, pr eval.Prompt) *grammar.Program {
+	gctx := pr.Context
+	key := gctx.Text() + "\x00" + pr.Entry
 	if p, ok := c.byCt[key]; ok {
 		return p
 	}
 	var p *grammar.Program
 	if wholeProgram(gctx) {
-		parsed, err := c.pool.Parse(ctx, trace.ParseRequest{Source: contextSource(gctx)})
+		parsed, err := c.pool.Parse(ctx, trace.ParseRequest{Source: contextSource(gctx), Entry: pr.Entry})
 		switch {
 		case err != nil:
 			c.log.Warn().Err(err).Msg("parsing a prompt's program")

@@ -1,0 +1,74 @@
+package grammar
+
+import "slices"
+
+// This file is the value facts of a breakpoint (docs/decisions.md, "Value facts of a
+// breakpoint"). A breakpoint stops at the first future line event at one of its lines
+// in any frame, so what prev's frame keeps says something about the stop only when
+// the stop is certainly in that frame: when prev's function has a single frame in the
+// run (Facts.EntryCode: the entry expression calls it once and nothing else can) and
+// no other code object has a breakpoint line.
+
+// localsAtBreakpoint returns the rule for the line state that a breakpoint on lines
+// from prev (a line or call state of a frame of code c) stops at, or nil. A local that
+// nothing the frame can still run stores or deletes (the reach of prev's line, or from
+// the call every instruction of the code), and not a cell, keeps prev's value when
+// the value is immutable or nothing the frame can still run changes an object; the
+// names the frame can still store may appear. Either form may be written: the
+// facts do not know which names a path between the two deletes.
+func (p *Program) localsAtBreakpoint(c int, prev *State, lines []Loc) *localsRule {
+	if e := p.f.EntryCode; e == nil || *e != c || len(p.callers[c]) > 0 || p.anyCaller[c] {
+		return nil
+	}
+	vf := p.valueCode(c)
+	if vf == nil || len(lines) == 0 {
+		return nil
+	}
+	for _, b := range lines {
+		if b.File != "" {
+			return nil
+		}
+		for g := range p.f.Codes {
+			if g != c && p.lines[g][b.Line] {
+				return nil // a frame of another code object can stop there first
+			}
+		}
+	}
+	reach, ok := reachFrom(vf, prev)
+	if !ok {
+		return nil
+	}
+	cf := &p.f.Codes[c]
+	order, _, ok := localsOrder(cf.Names, prev.Locals)
+	if !ok {
+		return nil
+	}
+	pure := reach.Pure && p.f.Closed
+	r := &localsRule{forced: map[string][]string{}}
+	var kept []Var
+	for _, v := range prev.Locals {
+		changeable := slices.Contains(reach.Stores, v.Name) ||
+			!pure && (slices.Contains(vf.Cells, v.Name) || !p.f.NoClass || !immutableRepr.MatchString(v.Repr))
+		if changeable {
+			r.keys = append(r.keys, content(v.Name))
+		} else {
+			kept = append(kept, v)
+		}
+	}
+	// Names that can become bound: those stored, and cells when other code runs.
+	fresh := slices.Clone(reach.Stores)
+	if !pure {
+		fresh = append(fresh, vf.Cells...)
+	}
+	for _, n := range fresh {
+		if _, ok := prev.Locals.Get(n); ok || n == "" || n[0] == '.' || slices.Contains(r.keys, content(n)) {
+			continue
+		}
+		if _, ok := order[n]; !ok {
+			return nil
+		}
+		r.keys = append(r.keys, content(n))
+	}
+	r.showKept(kept)
+	return r
+}

@@ -1,0 +1,132 @@
+package trace
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ndb-project/ndb/grammar"
+)
+
+// breakpointPrograms try to defeat the breakpoint rule (values_breakpoint.go): each
+// would let another frame of the function, or of another code object, stop at the
+// breakpoint first. entryCode says whether the facts may still name the entry's
+// function as having a single frame.
+var breakpointPrograms = []struct {
+	name, src, entry string
+	entryCode        bool
+}{
+	{"single frame", "def f(s, xs):\n    n = 0\n    for c in s:\n        if c in xs:\n            n += 1\n    xs.append(n)\n    return s.upper() + str(n)\n", "f('abca', ['a'])", true},
+	{"keyword literals", "def f(a, b=2):\n    c = a + b\n    return c\n", "f(1, b=-3)", true},
+	{"two calls in the entry", "def f(n):\n    if n > 1:\n        m = n * 2\n    return n\n", "f(1) + f(2)", false},
+	{"an entry argument that calls", "def g(n):\n    return n + 1\n\ndef f(n):\n    k = n\n    return k\n", "f(g(1))", false},
+	{"a starred entry argument", "def f(n, m):\n    return n + m\n", "f(*[1, 2])", false},
+	{"recursion", "def f(n):\n    if n > 0:\n        return f(n - 1)\n    k = n\n    return k\n", "f(3)", false},
+	{"a call at module level", "def f(n):\n    k = n * 2\n    return k\n\nx = f(5)\n", "f(1)", false},
+	{"a callback", "def f(n):\n    k = n * 2\n    return k\n\ndef g(xs):\n    return sorted(xs, key=f)\n", "f(1)", false},
+	{"a call by another function", "def f(n):\n    if n > 2:\n        k = n\n    return n\n\ndef g(n):\n    return f(n + 5)\n", "f(1)", false},
+	{"rebound", "def f(n):\n    return n\n\nf = lambda n: n + 1\n", "f(1)", false},
+	{"rebound in a function", "def f(n):\n    g()\n    return n\n\ndef g():\n    global f\n    f = abs\n", "f(1)", false},
+	{"decorated", "def d(fn):\n    return fn\n\n@d\ndef f(n):\n    k = n\n    return k\n", "f(1)", false},
+	{"a method of the same name", "def f(n):\n    k = n\n    return k\n\nclass A:\n    def f(self):\n        return 1\n", "f(1)", false},
+	{"a generator", "def f(n):\n    for i in range(n):\n        yield i\n", "f(2)", false},
+	{"a lambda on a line", "def f(s):\n    k = s\n    key = lambda v: -v\n    return sorted(k, key=key)\n", "f([3, 1, 2])", true},
+	{"a comprehension on a line", "def f(s):\n    t = [c * 2 for c in s]\n    return t\n", "f('ab')", true},
+	{"a caught exception", "def f(xs):\n    out = []\n    for x in xs:\n        try:\n            out.append(10 // x)\n        except ZeroDivisionError:\n            out.append(0)\n    return out\n", "f([2, 0, 5])", true},
+}
+
+// TestBreakpointFactsSound checks which entries give a single frame, and replays a
+// breakpoint on every single line from every forward node of each program: the state
+// the run stops at is always accepted.
+func TestBreakpointFactsSound(t *testing.T) {
+	pool := testPool(t)
+	ruled := 0
+	for _, p := range breakpointPrograms {
+		rec, err := pool.Record(context.Background(), "bp", p.src, p.entry, Limits{MaxEvents: 2000})
+		if err != nil {
+			t.Fatalf("%s: %v", p.name, err)
+		}
+		if rec.Parsed.Facts == nil {
+			t.Fatalf("%s: no facts: %s", p.name, rec.Parsed.FactsError)
+		}
+		if got := rec.Parsed.Facts.EntryCode != nil; got != p.entryCode {
+			t.Errorf("%s: entry code %v, want %v", p.name, got, p.entryCode)
+		}
+		prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
+		if err != nil {
+			t.Fatalf("%s: %v", p.name, err)
+		}
+		fwd := rec.Forward
+		for i := range fwd.Nodes {
+			for _, l := range rec.Parsed.Executable {
+				a := grammar.Action{Kind: grammar.Breakpoint, Lines: []grammar.Loc{{Line: l}}}
+				j, exit, err := fwd.Do(i, a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				prev := fwd.Nodes[i].State()
+				if r, _ := prog.Targets(&prev, a).ValueRule(); r {
+					ruled++
+				}
+				if msg := acceptTransition(prog, rec.Context, fwd, i, j, exit, a); msg != "" {
+					t.Errorf("%s: node %d (%s %d) breakpoint %d -> %s", p.name, i, prev.Event, prev.Loc.Line, l, msg)
+				}
+			}
+		}
+	}
+	if ruled == 0 {
+		t.Fatal("the breakpoint rule never applied")
+	}
+	t.Logf("breakpoints under the rule: %d", ruled)
+}
+
+// TestBreakpointFactsForce checks what the rule forces: from the entry call (the
+// CruxEval breakpoint task's start), a breakpoint on the return line keeps the string
+// parameter nothing stores; the list that a method call changes is left free.
+func TestBreakpointFactsForce(t *testing.T) {
+	p := breakpointPrograms[0]
+	pool := testPool(t)
+	rec, err := pool.Record(context.Background(), "bp", p.src, p.entry, Limits{MaxEvents: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fwd := rec.Forward
+	a := grammar.Action{Kind: grammar.Breakpoint, Lines: []grammar.Loc{{Line: 7}}}
+	prev := fwd.Nodes[0].State()
+	j, exit, err := fwd.Do(0, a)
+	if err != nil || exit {
+		t.Fatalf("breakpoint: %v (exit %v)", err, exit)
+	}
+	e := grammar.NewEncoder(rec.Context, fwd.Dir)
+	e.Start(prev)
+	e.Action(a)
+	text, err := e.State(fwd.Nodes[j].State())
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepts := func(text string) bool {
+		au := grammar.NewAutomaton(rec.Context, fwd.Dir, &prev, a.Kind, prog.Targets(&prev, a), grammar.Limits{})
+		return au.FeedText(text) && au.Done()
+	}
+	if !accepts(text) {
+		t.Fatalf("the truth %q is rejected", text)
+	}
+	if !strings.Contains(text, `"xs": "['a', 2]"`) {
+		t.Fatalf("%q: the list is not written as changed", text)
+	}
+	for _, w := range []string{
+		strings.Replace(text, `"s": "'abca'"`, `"s": "'abcb'"`, 1),
+		strings.Replace(text, `"xs": "['a', 2]"`, `"xs": "['a', 3]"`, 1),
+	} {
+		if w == text {
+			t.Fatalf("%q: no variant made", text)
+		}
+		if got, want := accepts(w), strings.Contains(w, "3]"); got != want {
+			t.Errorf("%q accepted %v, want %v (the truth is %q)", w, got, want, text)
+		}
+	}
+}
