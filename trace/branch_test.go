@@ -1,7 +1,7 @@
 package trace
 
 import (
-	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"testing"
@@ -212,20 +212,9 @@ def f(n):
 // TestBranchFactsSound replays every step of the branch programs through the facts:
 // nothing real is rejected, and the rule stays off where the test is not knowable.
 func TestBranchFactsSound(t *testing.T) {
-	pool := testPool(t)
 	ruled := 0
 	for k, p := range branchPrograms {
-		rec, err := pool.Record(context.Background(), "branch", p.src, p.entry, Limits{MaxEvents: 2000})
-		if err != nil {
-			t.Fatalf("program %d: %v", k, err)
-		}
-		if rec.Parsed.Facts == nil {
-			t.Fatalf("program %d: no facts: %s", k, rec.Parsed.FactsError)
-		}
-		prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
-		if err != nil {
-			t.Fatalf("program %d: %v", k, err)
-		}
+		rec, prog := recordFacts(t, fmt.Sprintf("branch program %d", k), p.src, p.entry)
 		fwd := rec.Forward
 		lines := map[int]bool{}
 		for i := range fwd.Nodes {
@@ -273,15 +262,7 @@ func TestBranchFactsForce(t *testing.T) {
         return found
     return None
 `
-	pool := testPool(t)
-	rec, err := pool.Record(context.Background(), "force", src, "f([3, 'a', 5, 5], 5)", Limits{MaxEvents: 2000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, prog := recordFacts(t, "force", src, "f([3, 'a', 5, 5], 5)")
 	code := -1
 	for c, cf := range prog.Facts().Codes {
 		if cf.Name == "f" {
@@ -327,15 +308,7 @@ func TestBranchFactsForce(t *testing.T) {
 			// The automaton rejects the truth moved to the other line.
 			bad := next
 			bad.Loc.Line = wrong
-			e := grammar.NewEncoder(rec.Context, fwd.Dir)
-			e.Start(prev)
-			e.Action(a)
-			text, err := e.State(bad)
-			if err != nil {
-				t.Fatal(err)
-			}
-			au := grammar.NewAutomaton(rec.Context, fwd.Dir, &prev, a.Kind, tg, grammar.Limits{})
-			if au.FeedText(text) && au.Done() {
+			if text := stateText(t, rec.Context, fwd.Dir, prev, a, bad); accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
 				t.Errorf("node %d: %q accepted", i, text)
 			}
 			if msg := acceptTransition(prog, rec.Context, fwd, i, j, exit, a); msg != "" {

@@ -185,7 +185,6 @@ func TestFactsAreSound(t *testing.T) {
 	if s := os.Getenv("NDB_FACTS_PROGRAMS"); s != "" {
 		n, _ = strconv.Atoi(s) // a longer run by hand
 	}
-	pool := testPool(t)
 	counts := map[grammar.ActionKind]int{}
 	rejected := 0
 	var ruled, marked int // transitions under a locals rule, and a forced marker
@@ -194,17 +193,7 @@ func TestFactsAreSound(t *testing.T) {
 	inverseRules := ruleCounts{}
 	rng := rand.New(rand.NewPCG(12, 12))
 	for _, p := range factsPrograms(t, n) {
-		rec, err := pool.Record(context.Background(), p.name, p.src, p.entry, Limits{MaxEvents: 2000})
-		if err != nil {
-			t.Fatalf("%s: %v", p.name, err)
-		}
-		if rec.Parsed.Facts == nil {
-			t.Fatalf("%s: no facts: %s", p.name, rec.Parsed.FactsError)
-		}
-		prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
-		if err != nil {
-			t.Fatalf("%s: %v", p.name, err)
-		}
+		rec, prog := recordFacts(t, p.name, p.src, p.entry)
 		var all []grammar.Loc
 		for _, l := range rec.Parsed.Executable {
 			all = append(all, grammar.Loc{Line: l})
@@ -313,8 +302,7 @@ func acceptTransition(prog *grammar.Program, ctx grammar.Context, tr *Tree, i, j
 	if err != nil {
 		return "encode: " + err.Error()
 	}
-	au := grammar.NewAutomaton(ctx, tr.Dir, &prev, a.Kind, prog.Targets(&prev, a), grammar.Limits{MaxRepr: 1 << 20, MaxVars: 1 << 10, MaxKey: 1 << 10})
-	if !au.FeedText(text) || !au.Done() {
+	if !accepts(prog, ctx, tr.Dir, prev, a, text) {
 		return what + ": rejected"
 	}
 	return ""

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -39,22 +38,11 @@ var breakpointPrograms = []struct {
 // breakpoint on every single line from every forward node of each program: the state
 // the run stops at is always accepted.
 func TestBreakpointFactsSound(t *testing.T) {
-	pool := testPool(t)
 	ruled := 0
 	for _, p := range breakpointPrograms {
-		rec, err := pool.Record(context.Background(), "bp", p.src, p.entry, Limits{MaxEvents: 2000})
-		if err != nil {
-			t.Fatalf("%s: %v", p.name, err)
-		}
-		if rec.Parsed.Facts == nil {
-			t.Fatalf("%s: no facts: %s", p.name, rec.Parsed.FactsError)
-		}
+		rec, prog := recordFacts(t, p.name, p.src, p.entry)
 		if got := rec.Parsed.Facts.EntryCode != nil; got != p.entryCode {
 			t.Errorf("%s: entry code %v, want %v", p.name, got, p.entryCode)
-		}
-		prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
-		if err != nil {
-			t.Fatalf("%s: %v", p.name, err)
 		}
 		fwd := rec.Forward
 		for i := range fwd.Nodes {
@@ -85,15 +73,7 @@ func TestBreakpointFactsSound(t *testing.T) {
 // parameter nothing stores; the list that a method call changes is left free.
 func TestBreakpointFactsForce(t *testing.T) {
 	p := breakpointPrograms[0]
-	pool := testPool(t)
-	rec, err := pool.Record(context.Background(), "bp", p.src, p.entry, Limits{MaxEvents: 2000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, prog := recordFacts(t, p.name, p.src, p.entry)
 	fwd := rec.Forward
 	a := grammar.Action{Kind: grammar.Breakpoint, Lines: []grammar.Loc{{Line: 7}}}
 	prev := fwd.Nodes[0].State()
@@ -101,17 +81,8 @@ func TestBreakpointFactsForce(t *testing.T) {
 	if err != nil || exit {
 		t.Fatalf("breakpoint: %v (exit %v)", err, exit)
 	}
-	e := grammar.NewEncoder(rec.Context, fwd.Dir)
-	e.Start(prev)
-	e.Action(a)
-	text, err := e.State(fwd.Nodes[j].State())
-	if err != nil {
-		t.Fatal(err)
-	}
-	accepts := func(text string) bool {
-		au := grammar.NewAutomaton(rec.Context, fwd.Dir, &prev, a.Kind, prog.Targets(&prev, a), grammar.Limits{})
-		return au.FeedText(text) && au.Done()
-	}
+	text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
+	accepts := func(text string) bool { return accepts(prog, rec.Context, fwd.Dir, prev, a, text) }
 	if !accepts(text) {
 		t.Fatalf("the truth %q is rejected", text)
 	}

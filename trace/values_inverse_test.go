@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -13,15 +12,7 @@ import (
 // returns how many variants were checked.
 func inverseForce(t *testing.T, src, entry string, variants func(prev grammar.State, a grammar.ActionKind, next grammar.State, text string) []string) int {
 	t.Helper()
-	pool := testPool(t)
-	rec, err := pool.Record(context.Background(), "inv", src, entry, Limits{MaxEvents: 2000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, prog := recordFacts(t, "inv", src, entry)
 	inv := rec.Forward.Inverse()
 	checked := 0
 	for i, nd := range inv.Nodes {
@@ -33,17 +24,8 @@ func inverseForce(t *testing.T, src, entry string, variants func(prev grammar.St
 				continue
 			}
 			next := inv.Nodes[j].State()
-			e := grammar.NewEncoder(rec.Context, inv.Dir)
-			e.Start(prev)
-			e.Action(a)
-			text, err := e.State(next)
-			if err != nil {
-				t.Fatal(err)
-			}
-			accepts := func(text string) bool {
-				au := grammar.NewAutomaton(rec.Context, inv.Dir, &prev, k, prog.Targets(&prev, a), grammar.Limits{})
-				return au.FeedText(text) && au.Done()
-			}
+			text := stateText(t, rec.Context, inv.Dir, prev, a, next)
+			accepts := func(text string) bool { return accepts(prog, rec.Context, inv.Dir, prev, a, text) }
 			if !accepts(text) {
 				t.Fatalf("node %d %s: the truth %q is rejected", i, k, text)
 			}

@@ -1,7 +1,7 @@
 package trace
 
 import (
-	"context"
+	"fmt"
 	"maps"
 	"strings"
 	"testing"
@@ -376,15 +376,7 @@ func TestValueFactsForce(t *testing.T) {
             n += 1
     return n
 `
-	pool := testPool(t)
-	rec, err := pool.Record(context.Background(), "count", src, "count('berry', 'r')", Limits{MaxEvents: 2000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, prog := recordFacts(t, "count", src, "count('berry', 'r')")
 	fwd := rec.Forward
 	checked := 0
 	for i, nd := range fwd.Nodes {
@@ -394,17 +386,8 @@ func TestValueFactsForce(t *testing.T) {
 		if err != nil || exit {
 			continue
 		}
-		e := grammar.NewEncoder(rec.Context, fwd.Dir)
-		e.Start(prev)
-		e.Action(a)
-		text, err := e.State(fwd.Nodes[j].State())
-		if err != nil {
-			t.Fatal(err)
-		}
-		accepts := func(text string) bool {
-			au := grammar.NewAutomaton(rec.Context, fwd.Dir, &prev, a.Kind, prog.Targets(&prev, a), grammar.Limits{})
-			return au.FeedText(text) && au.Done()
-		}
+		text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
+		accepts := func(text string) bool { return accepts(prog, rec.Context, fwd.Dir, prev, a, text) }
 		if !accepts(text) {
 			t.Fatalf("node %d: the truth %q is rejected", i, text)
 		}
@@ -470,15 +453,7 @@ def main():
     g(3, 'y')
     return h(4)
 `
-	pool := testPool(t)
-	rec, err := pool.Record(context.Background(), "rets", src, "main()", Limits{MaxEvents: 2000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, prog := recordFacts(t, "rets", src, "main()")
 	fwd := rec.Forward
 	a := grammar.Action{Kind: grammar.StepReturn}
 	forced := map[int]int{} // return line -> line states whose step_return forced it
@@ -492,17 +467,8 @@ def main():
 			continue
 		}
 		next := fwd.Nodes[j].State()
-		e := grammar.NewEncoder(rec.Context, fwd.Dir)
-		e.Start(prev)
-		e.Action(a)
-		text, err := e.State(next)
-		if err != nil {
-			t.Fatal(err)
-		}
-		accepts := func(text string) bool {
-			au := grammar.NewAutomaton(rec.Context, fwd.Dir, &prev, a.Kind, prog.Targets(&prev, a), grammar.Limits{})
-			return au.FeedText(text) && au.Done()
-		}
+		text := stateText(t, rec.Context, fwd.Dir, prev, a, next)
+		accepts := func(text string) bool { return accepts(prog, rec.Context, fwd.Dir, prev, a, text) }
 		if !accepts(text) {
 			t.Fatalf("node %d: the truth %q is rejected", i, text)
 		}
@@ -534,17 +500,9 @@ def main():
 
 // TestValueFactsSound replays every step of the value programs through the facts.
 func TestValueFactsSound(t *testing.T) {
-	pool := testPool(t)
 	ruled := 0
 	for k, p := range valuePrograms {
-		rec, err := pool.Record(context.Background(), "values", p.src, p.entry, Limits{MaxEvents: 2000})
-		if err != nil {
-			t.Fatalf("program %d: %v", k, err)
-		}
-		prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
-		if err != nil {
-			t.Fatalf("program %d: %v", k, err)
-		}
+		rec, prog := recordFacts(t, fmt.Sprintf("values program %d", k), p.src, p.entry)
 		fwd := rec.Forward
 		inv := fwd.Inverse()
 		for _, tr := range []*Tree{fwd, inv} {
@@ -603,15 +561,7 @@ def main():
     h([1, 2], 3)
     return g([5])
 `
-	pool := testPool(t)
-	rec, err := pool.Record(context.Background(), "rets", src, "main()", Limits{MaxEvents: 2000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog, err := grammar.NewProgram(rec.Context, rec.Parsed.Facts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, prog := recordFacts(t, "rets", src, "main()")
 	fwd := rec.Forward
 	a := grammar.Action{Kind: grammar.StepReturn}
 	forced := map[int]bool{}
@@ -624,26 +574,16 @@ def main():
 		if err != nil || exit {
 			t.Fatalf("node %d: step_return: %v (exit %v)", i, err, exit)
 		}
-		e := grammar.NewEncoder(rec.Context, fwd.Dir)
-		e.Start(prev)
-		e.Action(a)
-		text, err := e.State(fwd.Nodes[j].State())
-		if err != nil {
-			t.Fatal(err)
-		}
-		tg := prog.Targets(&prev, a)
-		au := grammar.NewAutomaton(rec.Context, fwd.Dir, &prev, a.Kind, tg, grammar.Limits{})
-		if !au.FeedText(text) || !au.Done() {
+		text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
+		if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
 			t.Fatalf("node %d: the truth %q is rejected", i, text)
 		}
-		forced[prev.Loc.Line] = tg.ReturnRule()
+		forced[prev.Loc.Line] = prog.Targets(&prev, a).ReturnRule()
 		want := map[int]string{1: `"'abc'"`, 5: `"[1, 2]"`}[prev.Loc.Line]
 		if want == "" {
 			continue
 		}
-		wrong := strings.Replace(text, want, `"'abd'"`, 1)
-		au = grammar.NewAutomaton(rec.Context, fwd.Dir, &prev, a.Kind, tg, grammar.Limits{})
-		if au.FeedText(wrong) && au.Done() {
+		if wrong := strings.Replace(text, want, `"'abd'"`, 1); accepts(prog, rec.Context, fwd.Dir, prev, a, wrong) {
 			t.Errorf("from the call at line %d: %q is accepted (the truth is %q)", prev.Loc.Line, wrong, text)
 		}
 	}
