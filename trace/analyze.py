@@ -256,6 +256,15 @@ class _Flow:
                 return self.index.get(target)
         return None
 
+    def edges(self, k):
+        """The flow edges out of instruction k: (successor, through an exception) for
+        its normal successors and the handler that catches what it raises."""
+        out = [(s, False) for s in self.succ(k)]
+        h = self.handler(k)
+        if h is not None:
+            out.append((h, True))
+        return out
+
     def succ(self, k):
         """Normal successors of instruction k (indexes)."""
         i = self.ins[k]
@@ -588,13 +597,7 @@ def _binding(code, ins, flow, params):
     (a may and a must analysis over the normal and the exception edges)."""
     cells = set(code.co_cellvars) | set(code.co_freevars)
     n = len(ins)
-    edges = []
-    for k in range(n):
-        e = [(s, False) for s in flow.succ(k)]
-        h = flow.handler(k)
-        if h is not None:
-            e.append((h, True))
-        edges.append(e)
+    edges = [flow.edges(k) for k in range(n)]
     start = frozenset(p for p in params if p not in cells)
     may, must = [None] * n, [None] * n
     if n:
@@ -778,11 +781,7 @@ def _reach_table(flow, ins):
     stores = []
     pure = []
     for k, i in enumerate(ins):
-        out = flow.succ(k)
-        h = flow.handler(k)
-        if h is not None:
-            out = out + [h]
-        succs.append(out)
+        succs.append([m for m, _ in flow.edges(k)])
         stores.append({i.argval} if i.opname in _STORES else set())
         pure.append(i.opname in _PURE_OPS and not _inplace_op(i))
     changed = True
