@@ -24,6 +24,11 @@ type Facts struct {
 	// the program can call: the run has a single frame of it (nil: none, or the entry
 	// was not given).
 	EntryCode *int `json:"entry_code,omitempty"`
+	// EntryOpen: the entry expression can call several functions of the program one
+	// after another (f(g(1)), f(1) + f(2)), so a return of its call can be followed
+	// by any call. Without it a run is one call of the entry (or the entry is not
+	// known, and assumed to be such a call).
+	EntryOpen bool `json:"entry_open,omitempty"`
 }
 
 // CodeFacts are the facts of one code object (module, function, lambda,

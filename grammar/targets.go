@@ -229,6 +229,7 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 				for _, s := range p.callersOf(c) {
 					t.cont(s.code, s.line)
 				}
+				p.entryGoesOn(t)
 			case EventException:
 				x := cf.AfterExc[l]
 				t.after(c, x)
@@ -297,6 +298,20 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 		t.finish()
 	}
 	return t
+}
+
+// entryGoesOn adds the calls an open entry expression (Facts.EntryOpen) can make after
+// one of its calls returned: any function's. (An exception that leaves a call of the
+// entry ends the run: an expression cannot catch it.)
+func (p *Program) entryGoesOn(t *Targets) {
+	if !p.f.EntryOpen {
+		return
+	}
+	for g, gf := range p.f.Codes {
+		if g > 0 {
+			t.add(EventCall, g, gf.CallLines...)
+		}
+	}
 }
 
 // empty reports whether the targets allow nothing at all.

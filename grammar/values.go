@@ -26,6 +26,9 @@ type ValueFacts struct {
 	// Whole is what the whole code object does (the inverse rules; nil in facts
 	// written before it: no inverse rule).
 	Whole *WholeValues `json:"whole"`
+	// Unescaped are the parameters that the code only reads, for the function with a
+	// single frame (Facts.EntryCode; untouched).
+	Unescaped []string `json:"unescaped"`
 }
 
 // WholeValues is what every instruction of a code object does to its locals.
@@ -74,6 +77,36 @@ type localsRule struct {
 // immutable builtin values have: ints, floats, strings, bytes, True, False, None.
 var immutableRepr = regexp.MustCompile(`^(-?[0-9]+|-?[0-9]+\.[0-9]+(e[+-][0-9]+)?|-?[0-9]+e[+-][0-9]+|-?inf|nan|True|False|None|b?'.*|b?".*)$`)
 
+// untouched reports whether local v of the frame of code c holds, with the same repr,
+// the object it was called with: c has a single frame (its entry's arguments are
+// literals, so nothing else refers to them), v is a parameter that c only reads
+// (Unescaped), and v's value is a container of immutable values, so that no element
+// can change either. The value rules then keep v as they keep an immutable value.
+func (p *Program) untouched(c int, v Var) bool {
+	vf := p.f.Codes[c].Values
+	if vf == nil || !p.f.NoClass || !p.singleFrame(c) || !slices.Contains(vf.Unescaped, v.Name) {
+		return false
+	}
+	n := ParseRepr(v.Repr)
+	if n.Kind == ReprLeaf || n.Kind == ReprObject || n.Text != v.Repr {
+		return false
+	}
+	for _, it := range n.Items {
+		if it.Value.Kind != ReprLeaf || !immutableRepr.MatchString(it.Value.Text) ||
+			it.Key != "" && !immutableRepr.MatchString(it.Key) {
+			return false
+		}
+	}
+	return true
+}
+
+// singleFrame reports whether a run has at most one frame of code c: the one its entry
+// expression makes (Facts.EntryCode), when no line of the program can call c.
+func (p *Program) singleFrame(c int) bool {
+	e := p.f.EntryCode
+	return e != nil && *e == c && len(p.callers[c]) == 0 && !p.anyCaller[c]
+}
+
 // content is s as JSON string content.
 func content(s string) string {
 	b := AppendQuoteJSON(nil, s)
@@ -116,7 +149,7 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 		if slices.Contains(lv.Stores, v.Name) {
 			return true
 		}
-		if lv.Pure {
+		if lv.Pure || p.untouched(c, v) {
 			return false
 		}
 		return slices.Contains(vf.Cells, v.Name) || !p.f.NoClass || !immutableRepr.MatchString(v.Repr)
@@ -243,7 +276,7 @@ func (p *Program) retOnReturn(c int, prev *State) *retOverride {
 		if slices.Contains(reach.Stores, v.Name) || slices.Contains(vf.Cells, v.Name) {
 			return false
 		}
-		return reach.Pure && p.f.Closed || p.f.NoClass && immutableRepr.MatchString(v.Repr)
+		return reach.Pure && p.f.Closed || p.f.NoClass && immutableRepr.MatchString(v.Repr) || p.untouched(c, v)
 	}
 	r := &retOverride{code: c, vals: map[int][]string{}}
 	for _, line := range cf.Returns {

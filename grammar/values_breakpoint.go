@@ -17,7 +17,7 @@ import "slices"
 // names the frame can still store may appear. Either form may be written: the
 // facts do not know which names a path between the two deletes.
 func (p *Program) localsAtBreakpoint(c int, prev *State, lines []Loc) *localsRule {
-	if e := p.f.EntryCode; e == nil || *e != c || len(p.callers[c]) > 0 || p.anyCaller[c] {
+	if !p.singleFrame(c) {
 		return nil
 	}
 	vf := p.valueCode(c)
@@ -48,7 +48,7 @@ func (p *Program) localsAtBreakpoint(c int, prev *State, lines []Loc) *localsRul
 	var kept []Var
 	for _, v := range prev.Locals {
 		changeable := slices.Contains(reach.Stores, v.Name) ||
-			!pure && (slices.Contains(vf.Cells, v.Name) || !p.f.NoClass || !immutableRepr.MatchString(v.Repr))
+			!pure && (slices.Contains(vf.Cells, v.Name) || !p.f.NoClass || !immutableRepr.MatchString(v.Repr)) && !p.untouched(c, v)
 		if changeable {
 			r.keys = append(r.keys, content(v.Name))
 		} else {

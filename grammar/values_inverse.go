@@ -34,7 +34,7 @@ func (p *Program) callBefore(c int, prev *State) map[string][]string {
 			continue
 		}
 		r, ok := prev.Locals.Get(n)
-		if ok && (pure || (p.f.NoClass && immutableRepr.MatchString(r))) {
+		if ok && (pure || (p.f.NoClass && immutableRepr.MatchString(r)) || p.untouched(c, Var{Name: n, Repr: r})) {
 			out[content(n)] = []string{content(r)}
 		}
 	}
@@ -63,7 +63,7 @@ func (p *Program) callBeforeReturn(c int, prev *State) map[string][]string {
 	if slices.Contains(vf.Whole.Stores, n) || slices.Contains(vf.Cells, n) || vf.Reraise && prev.Value == "None" {
 		return nil
 	}
-	if !(vf.Whole.Pure && p.f.Closed || p.f.NoClass && immutableRepr.MatchString(prev.Value)) {
+	if !(vf.Whole.Pure && p.f.Closed || p.f.NoClass && immutableRepr.MatchString(prev.Value) || p.untouched(c, Var{Name: n, Repr: prev.Value})) {
 		return nil
 	}
 	return map[string][]string{content(n): {content(prev.Value)}}
@@ -156,7 +156,7 @@ func (p *Program) localsBefore(c int, prev *State, preds []node) *localsRule {
 		if !bound(v.Name) && (stored || (!pure && cell)) {
 			sure = false // perhaps first bound by Q's line (or by other code)
 		}
-		if stored || (!pure && (cell || !p.f.NoClass || !immutableRepr.MatchString(v.Repr))) {
+		if stored || (!pure && (cell || !p.f.NoClass || !immutableRepr.MatchString(v.Repr)) && !p.untouched(c, v)) {
 			r.keys = append(r.keys, content(v.Name))
 		} else {
 			kept = append(kept, v)

@@ -66,10 +66,15 @@ def analyze_program(tree, code, entry=""):
         # Reprs are then of builtin values, which grammar/branch_eval.go reads exactly.
         _branches(tree, codes, out)
     facts = {"version": 1, "open": dynamic, "noclass": noclass, "closed": closed, "codes": out}
-    if not dynamic:
-        i = _entry_code(tree, codes, out, entry)
+    call = _literal_call(entry)
+    if entry.strip() and call is None:
+        # The entry can call several functions of the program, one after another.
+        facts["entry_open"] = True
+    if not dynamic and call is not None:
+        i = _entry_code(tree, codes, out, call)
         if i is not None:
             facts["entry_code"] = i
+            _unescaped(tree, codes[i], out[i])
     return facts
 
 
@@ -80,13 +85,9 @@ def _walk_codes(code, parent, out):
             _walk_codes(const, code, out)
 
 
-def _entry_code(tree, codes, out, entry):
-    """The index of the function that entry calls once and nothing else can call, so
-    that a run has a single frame of it (grammar/values_breakpoint.go), or None.
-
-    entry must be NAME(literals...), NAME bound only by one undecorated def at the
-    module's top level, and the function not a generator, never called by a line of
-    the program (the module included) nor used as a value (any_caller)."""
+def _literal_call(entry):
+    """The entry's call when it is NAME(literals...), which calls one function once
+    (ast.literal_eval takes every argument, so building them runs no code); else None."""
     try:
         call = _ast.parse(entry.strip(), mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -95,9 +96,18 @@ def _entry_code(tree, codes, out, entry):
         return None
     for arg in call.args + [k.value for k in call.keywords]:
         try:
-            _ast.literal_eval(arg)  # builtin values only: building them runs no code
+            _ast.literal_eval(arg)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             return None
+    return call
+
+
+def _entry_code(tree, codes, out, call):
+    """The index of the function that the entry's call (_literal_call) calls and
+    nothing else can call, so that a run has a single frame of it
+    (grammar/values_breakpoint.go), or None: NAME bound only by one undecorated def at
+    the module's top level, and the function not a generator, never called by a line
+    of the program (the module included) nor used as a value (any_caller)."""
     name = call.func.id
     defs = [n for n in tree.body if isinstance(n, _ast.FunctionDef) and n.name == name]
     if len(defs) != 1 or defs[0].decorator_list:
@@ -126,6 +136,92 @@ def _entry_code(tree, codes, out, entry):
             return None
         return i
     return None
+
+
+# Builtins that make a new object, or a number, string or iterator, from their
+# arguments and never change them or hand one back (min and max do, with several).
+_FRESH_BUILTINS = frozenset(("len", "sorted", "list", "tuple", "set", "frozenset", "dict", "str",
+                             "repr", "ascii", "format", "sum", "any", "all", "enumerate", "zip",
+                             "reversed", "bool", "abs", "int", "float", "hash", "print"))
+_ONE_ARG_BUILTINS = frozenset(("min", "max"))
+
+# Methods of builtin types that change nothing (their receiver or their arguments),
+# and those of them whose arguments are safe to pass (no method keeps or returns one).
+_READING_METHODS = frozenset((
+    "count", "index", "find", "rfind", "rindex", "upper", "lower", "strip", "lstrip", "rstrip",
+    "split", "rsplit", "splitlines", "join", "replace", "startswith", "endswith", "isdigit",
+    "isalpha", "isalnum", "isspace", "isupper", "islower", "istitle", "isnumeric", "isdecimal",
+    "isascii", "isidentifier", "isprintable", "title", "capitalize", "casefold", "swapcase",
+    "center", "ljust", "rjust", "zfill", "partition", "rpartition", "expandtabs",
+    "removeprefix", "removesuffix", "get", "keys", "values", "items", "copy", "union",
+    "intersection", "difference", "symmetric_difference", "issubset", "issuperset", "isdisjoint",
+))
+_ARG_SAFE_METHODS = frozenset((
+    "count", "index", "find", "rfind", "rindex", "join", "startswith", "endswith", "union",
+    "intersection", "difference", "symmetric_difference", "issubset", "issuperset", "isdisjoint",
+))
+
+
+def _unescaped(tree, code, f):
+    """Set f["values"]["unescaped"]: the parameters of the entry's function (code, with
+    a single frame: _entry_code) that the function only reads. Every load of such a
+    name is a use that neither changes the object nor lets another name reach it (an
+    argument of a builtin that makes something new, the receiver of a reading method,
+    a subscript, an iteration, a test, an operand, a formatted value, the returned
+    value), and the name is never stored and is not a cell. The entry's arguments are
+    literals, so nothing else refers to these objects: with only immutable elements
+    (grammar/values.go, untouched) they keep their repr for the whole frame."""
+    vf = f.get("values")
+    if vf is None:
+        return
+    node = next((n for n in tree.body if isinstance(n, _ast.FunctionDef) and n.name == code.co_name
+                 and n.lineno == code.co_firstlineno), None)
+    if node is None:
+        return
+    bound = set()  # names the program binds anywhere: a builtin of that name is not the builtin's
+    for n in _ast.walk(tree):
+        if isinstance(n, _ast.Name) and not isinstance(n.ctx, _ast.Load):
+            bound.add(n.id)
+        elif isinstance(n, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef)):
+            bound.add(n.name)
+        elif isinstance(n, _ast.arg):
+            bound.add(n.arg)
+        elif isinstance(n, _ast.alias):
+            bound.add((n.asname or n.name).split(".")[0])
+    parent = {}
+    for n in _ast.walk(node):
+        for child in _ast.iter_child_nodes(n):
+            parent[child] = n
+    unsafe = set(vf["cells"]) | set(vf["whole"]["stores"])
+    for n in _ast.walk(node):
+        if isinstance(n, _ast.Name) and n.id in f["params"] and not _reads_only(n, parent, bound):
+            unsafe.add(n.id)
+    vf["unescaped"] = [p for p in f["params"] if p not in unsafe]
+
+
+def _reads_only(name, parent, bound):
+    """Whether this use of a name (or of an `and`/`or`/`if else` that can give its
+    object) only reads its object (_unescaped)."""
+    if isinstance(name, _ast.Name) and not isinstance(name.ctx, _ast.Load):
+        return False
+    p = parent.get(name)
+    if isinstance(p, _ast.BoolOp) or isinstance(p, _ast.IfExp) and p.test is not name:
+        return _reads_only(p, parent, bound)  # the value may be the object itself
+    if isinstance(p, _ast.Call) and name in p.args:
+        fn = p.func
+        if isinstance(fn, _ast.Name) and fn.id not in bound:
+            return fn.id in _FRESH_BUILTINS or fn.id in _ONE_ARG_BUILTINS and len(p.args) == 1 and not p.keywords
+        return isinstance(fn, _ast.Attribute) and fn.attr in _ARG_SAFE_METHODS
+    if isinstance(p, _ast.Attribute) and p.value is name:
+        call = parent.get(p)
+        return p.attr in _READING_METHODS and isinstance(call, _ast.Call) and call.func is p
+    if isinstance(p, _ast.Subscript):
+        return p.value is name and isinstance(p.ctx, _ast.Load)
+    if isinstance(p, (_ast.For, _ast.comprehension)):
+        return p.iter is name
+    if isinstance(p, (_ast.If, _ast.While, _ast.Assert, _ast.IfExp)):
+        return p.test is name
+    return isinstance(p, (_ast.Compare, _ast.UnaryOp, _ast.BinOp, _ast.FormattedValue, _ast.Return, _ast.Expr))
 
 
 def _dunder(name):

@@ -1,15 +1,18 @@
 package trace
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ndb-project/ndb/grammar"
 )
 
-// breakpointPrograms try to defeat the breakpoint rule (values_breakpoint.go): each
-// would let another frame of the function, or of another code object, stop at the
-// breakpoint first. entryCode says whether the facts may still name the entry's
+// breakpointPrograms try to defeat the rules of a function with a single frame: the
+// breakpoint rule (values_breakpoint.go), where another frame of the function, or of
+// another code object, could stop at the breakpoint first, and the parameters it only
+// reads (values.go, untouched), where another name could reach the object or an
+// element could change. entryCode says whether the facts may still name the entry's
 // function as having a single frame.
 var breakpointPrograms = []struct {
 	name, src, entry string
@@ -32,11 +35,24 @@ var breakpointPrograms = []struct {
 	{"a lambda on a line", "def f(s):\n    k = s\n    key = lambda v: -v\n    return sorted(k, key=key)\n", "f([3, 1, 2])", true},
 	{"a comprehension on a line", "def f(s):\n    t = [c * 2 for c in s]\n    return t\n", "f('ab')", true},
 	{"a caught exception", "def f(xs):\n    out = []\n    for x in xs:\n        try:\n            out.append(10 // x)\n        except ZeroDivisionError:\n            out.append(0)\n    return out\n", "f([2, 0, 5])", true},
+	{"read only", "def f(nums, t):\n    out = []\n    for n in nums:\n        if nums.count(n) > 1 and n != t:\n            out.append(n)\n    return sorted(out) + nums[:1]\n", "f([3, 1, 3], 1)", true},
+	{"an alias", "def f(nums):\n    a = nums\n    a.append(len(nums))\n    return nums\n", "f([1, 2])", true},
+	{"an alias through or", "def f(nums):\n    a = nums or [0]\n    a.append(1)\n    return nums\n", "f([1, 2])", true},
+	{"an alias through max", "def f(nums):\n    a = max(nums, [0])\n    a.append(1)\n    return nums\n", "f([1, 2])", true},
+	{"an alias through a default", "def f(d, xs):\n    a = d.get('k', xs)\n    a.append(1)\n    return xs\n", "f({}, [1])", true},
+	{"an alias through a conditional", "def f(xs, k):\n    a = xs if k else []\n    a.append(1)\n    return xs\n", "f([1], 1)", true},
+	{"a mutating method", "def f(xs):\n    n = len(xs)\n    xs.sort()\n    return n\n", "f([2, 1])", true},
+	{"a slice store", "def f(xs):\n    xs[0:1] = [9]\n    return xs\n", "f([2, 1])", true},
+	{"a callee", "def g(ys):\n    ys.pop()\n\ndef f(xs):\n    g(xs)\n    return xs\n", "f([2, 1])", true},
+	{"a nested element", "def f(xs):\n    for x in xs:\n        x.append(0)\n    return xs\n", "f([[1], [2]])", true},
+	{"a closure", "def f(xs):\n    def g():\n        xs.append(1)\n    g()\n    return xs\n", "f([2])", true},
+	{"a shadowed builtin", "def len(ys):\n    ys.append(1)\n    return 1\n\ndef f(xs):\n    n = len(xs)\n    return xs\n", "f([2])", true},
+	{"a dict read", "def f(d, k):\n    total = 0\n    for key, v in d.items():\n        if key != k:\n            total += d[key]\n    return total\n", "f({'a': 1, 'b': 2}, 'a')", true},
 }
 
 // TestBreakpointFactsSound checks which entries give a single frame, and replays a
-// breakpoint on every single line from every forward node of each program: the state
-// the run stops at is always accepted.
+// breakpoint on every single line, and every step, from every node of each program:
+// the state the run reaches is always accepted.
 func TestBreakpointFactsSound(t *testing.T) {
 	ruled := 0
 	for _, p := range breakpointPrograms {
@@ -45,6 +61,28 @@ func TestBreakpointFactsSound(t *testing.T) {
 			t.Errorf("%s: entry code %v, want %v", p.name, got, p.entryCode)
 		}
 		fwd := rec.Forward
+		inv := fwd.Inverse()
+		for _, tr := range []*Tree{fwd, inv} {
+			kinds := []grammar.ActionKind{grammar.StepInto, grammar.StepOver, grammar.StepReturn}
+			if tr == inv {
+				kinds = []grammar.ActionKind{grammar.InvStepInto, grammar.InvStepOver, grammar.InvStepCall}
+			}
+			for i := range tr.Nodes {
+				for _, kind := range kinds {
+					a := grammar.Action{Kind: kind}
+					j, exit, err := tr.Do(i, a)
+					if err == ErrAtStart {
+						continue
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if msg := acceptTransition(prog, rec.Context, tr, i, j, exit, a); msg != "" {
+						t.Errorf("%s: node %d (%s %d) %s -> %s", p.name, i, tr.Nodes[i].Event, tr.Nodes[i].Loc.Line, kind, msg)
+					}
+				}
+			}
+		}
 		for i := range fwd.Nodes {
 			for _, l := range rec.Parsed.Executable {
 				a := grammar.Action{Kind: grammar.Breakpoint, Lines: []grammar.Loc{{Line: l}}}
@@ -99,5 +137,52 @@ func TestBreakpointFactsForce(t *testing.T) {
 		if got, want := accepts(w), strings.Contains(w, "3]"); got != want {
 			t.Errorf("%q accepted %v, want %v (the truth is %q)", w, got, want, text)
 		}
+	}
+}
+
+// TestUntouchedFactsForce checks the parameters a single-frame function only reads: a
+// list the function never changes nor lets another name reach keeps its value at a
+// breakpoint (and before it, at inv_step_call), where one changed through an alias is
+// no parameter the facts call unescaped.
+func TestUntouchedFactsForce(t *testing.T) {
+	unescaped := map[string][]string{"read only": {"nums", "t"}, "an alias": nil, "a callee": nil, "a dict read": {"d", "k"}}
+	for _, p := range breakpointPrograms {
+		want, ok := unescaped[p.name]
+		if !ok {
+			continue
+		}
+		rec, _ := recordFacts(t, p.name, p.src, p.entry)
+		f := rec.Parsed.Facts
+		if got := f.Codes[*f.EntryCode].Values.Unescaped; !slices.Equal(got, want) {
+			t.Errorf("%s: unescaped %v, want %v", p.name, got, want)
+		}
+	}
+	p := breakpointPrograms[17]
+	if p.name != "read only" {
+		t.Fatalf("program 17 is %q", p.name)
+	}
+	rec, prog := recordFacts(t, p.name, p.src, p.entry)
+	fwd := rec.Forward
+	a := grammar.Action{Kind: grammar.Breakpoint, Lines: []grammar.Loc{{Line: 6}}}
+	prev := fwd.Nodes[0].State()
+	j, exit, err := fwd.Do(0, a)
+	if err != nil || exit {
+		t.Fatalf("breakpoint: %v (exit %v)", err, exit)
+	}
+	text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
+	if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
+		t.Fatalf("the truth %q is rejected", text)
+	}
+	var wrong string
+	if strings.Contains(text, `"nums": "[3, 1, 3]"`) {
+		wrong = strings.Replace(text, `"nums": "[3, 1, 3]"`, `"nums": "[3, 1]"`, 1)
+	} else {
+		wrong = strings.Replace(text, `{"`, `{"nums": "[3, 1]", "`, 1)
+	}
+	if wrong == text {
+		t.Fatalf("%q: no variant made", text)
+	}
+	if accepts(prog, rec.Context, fwd.Dir, prev, a, wrong) {
+		t.Errorf("%q is accepted (the truth is %q)", wrong, text)
 	}
 }
