@@ -152,12 +152,27 @@ func newCruxScore(name string) *CruxScore {
 }
 
 // CruxResult holds every predictor's scores, the recorded states' scores first when
-// asked for (how many problems the scoring itself can pass), and the skipped
-// problems.
+// asked for (how many problems the scoring itself can pass), every prediction as
+// scored, and the skipped problems.
 type CruxResult struct {
-	Scores  []*CruxScore
-	Skipped map[string]string
-	Total   int // problems read
+	Scores      []*CruxScore
+	Predictions []CruxPrediction
+	Skipped     map[string]string
+	Total       int // problems read
+}
+
+// CruxPrediction is one prediction of one task as it was scored (a line of
+// predictions.jsonl): the expression run against the problem's output.
+type CruxPrediction struct {
+	Predictor string `json:"predictor"`
+	Problem   string `json:"problem"`
+	Task      string `json:"task"`
+	// Call is the expression compared with the output: f(predicted input), the
+	// predicted return value, or the return expression on the predicted locals; ""
+	// when the prediction gave nothing to run (undecoded, another event, an exit).
+	Call      string `json:"call"`
+	Pass      bool   `json:"pass"`
+	Undecoded bool   `json:"undecoded,omitempty"`
 }
 
 // RecordedName labels the row that scores the recorded states themselves.
@@ -173,7 +188,7 @@ func RunCrux(ctx context.Context, r Runner, cases []CruxCase, preds []Predictor,
 		res.Scores = append(res.Scores, s)
 		for _, c := range cases {
 			for _, task := range CruxTasks {
-				if err := scoreCrux(ctx, r, c, task, Prediction{Next: c.Targets[task]}, s); err != nil {
+				if err := res.score(ctx, r, c, task, Prediction{Next: c.Targets[task]}, s); err != nil {
 					return res, err
 				}
 			}
@@ -189,7 +204,7 @@ func RunCrux(ctx context.Context, r Runner, cases []CruxCase, preds []Predictor,
 				if err != nil {
 					return res, fmt.Errorf("%s: %w", p.Name(), err)
 				}
-				if err := scoreCrux(ctx, r, c, task, out[0], s); err != nil {
+				if err := res.score(ctx, r, c, task, out[0], s); err != nil {
 					return res, err
 				}
 			}
@@ -202,21 +217,31 @@ func RunCrux(ctx context.Context, r Runner, cases []CruxCase, preds []Predictor,
 	return res, nil
 }
 
-// scoreCrux scores one prediction of one task into s.
-func scoreCrux(ctx context.Context, r Runner, c CruxCase, task string, p Prediction, s *CruxScore) error {
+// score scores one prediction of one task into s and keeps it.
+func (res *CruxResult) score(ctx context.Context, r Runner, c CruxCase, task string, p Prediction, s *CruxScore) error {
+	call, pass, err := scoreCrux(ctx, r, c, task, p, s)
+	res.Predictions = append(res.Predictions, CruxPrediction{
+		Predictor: s.Name, Problem: c.Problem.ID, Task: task, Call: call, Pass: pass, Undecoded: p.Undecoded,
+	})
+	return err
+}
+
+// scoreCrux scores one prediction of one task into s: the expression it ran against
+// the output, and whether they were equal.
+func scoreCrux(ctx context.Context, r Runner, c CruxCase, task string, p Prediction, s *CruxScore) (string, bool, error) {
 	if p.Invented {
 		s.Invented++
 	}
 	if p.Undecoded {
 		s.Undecoded[task]++
-		return nil
+		return "", false, nil
 	}
 	st := p.State
 	var call string
 	switch task {
 	case TaskInput:
 		if p.Exit != "" || st.Event != grammar.EventCall {
-			return nil
+			return "", false, nil
 		}
 		if st.Locals.Equal(c.Targets[task].State.Locals) {
 			s.InputExact++
@@ -228,23 +253,23 @@ func scoreCrux(ctx context.Context, r Runner, c CruxCase, task string, p Predict
 		call = c.Problem.Func() + "(" + strings.Join(args, ", ") + ")"
 	case TaskStepReturn:
 		if p.Exit != "" || st.Event != grammar.EventReturn {
-			return nil
+			return "", false, nil
 		}
 		call = st.Value
 	case TaskBreakpoint:
 		if p.Exit != "" || !st.Event.HasLocals() {
-			return nil
+			return "", false, nil
 		}
 		call = evalOn(c.ReturnExpr, st.Locals)
 	}
 	ok, err := check(ctx, r, c.Problem, call)
 	if err != nil {
-		return err
+		return call, false, err
 	}
 	if ok {
 		s.Pass[task]++
 	}
-	return nil
+	return call, ok, nil
 }
 
 // evalOn is a Python expression that evaluates expr with the given locals bound:

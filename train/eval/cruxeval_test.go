@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -107,6 +108,31 @@ func TestCruxEvalScoresByExecution(t *testing.T) {
 	}
 	if paths, err := res.Plot(t.TempDir()); err != nil || len(paths) != 1 {
 		t.Errorf("plot: %v %v", paths, err)
+	}
+	// Every prediction is kept as scored: 4 predictors x 2 problems x 3 tasks.
+	if len(res.Predictions) != 24 {
+		t.Fatalf("%d predictions kept, want 24", len(res.Predictions))
+	}
+	for _, p := range res.Predictions {
+		switch {
+		case p.Predictor == "undecoded" && (p.Pass || !p.Undecoded || p.Call != ""):
+			t.Errorf("an undecoded prediction kept as %+v", p)
+		case p.Predictor == "oracle" && (!p.Pass || p.Call == ""):
+			t.Errorf("an oracle prediction kept as %+v", p)
+		case p.Predictor == "other input" && p.Task == TaskInput && p.Call != "f([1, 5])":
+			t.Errorf("the other input kept as %+v, want the call f([1, 5])", p)
+		}
+	}
+	path, err := WriteJSONL(t.TempDir(), "predictions.jsonl", res.Predictions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Count(string(data), "\n"); lines != 24 || !strings.Contains(string(data), `"call":"f([1, 5])"`) {
+		t.Errorf("predictions.jsonl has %d lines:\n%s", lines, data)
 	}
 }
 

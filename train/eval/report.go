@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -129,4 +131,21 @@ func WriteMarkdown(dir, name, heading, command string, tables ...*Table) (string
 	}
 	path := filepath.Join(dir, name)
 	return path, os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// WriteJSONL writes rows to dir/name, one JSON object a line, and returns the path.
+func WriteJSONL[T any](dir, name string, rows []T) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for _, r := range rows {
+		if err := enc.Encode(r); err != nil {
+			return "", err
+		}
+	}
+	path := filepath.Join(dir, name)
+	return path, os.WriteFile(path, b.Bytes(), 0o644)
 }

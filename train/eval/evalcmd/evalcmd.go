@@ -175,7 +175,12 @@ func CruxEval(ctx context.Context, cfg Config, file string) error {
 	if err != nil {
 		return err
 	}
-	return cfg.report("CruxEval (the paper's Table 1 and Table A.2)", []*eval.Table{res.Table()}, plots)
+	// Every prediction as scored, for a look at what a model gets wrong.
+	scored, err := eval.WriteJSONL(cfg.Out, "predictions.jsonl", res.Predictions)
+	if err != nil {
+		return err
+	}
+	return cfg.report("CruxEval (the paper's Table 1 and Table A.2)", []*eval.Table{res.Table()}, append(plots, scored))
 }
 
 // Horizon is the prediction-horizon evaluation (the paper's Figure 8) of the
@@ -233,8 +238,9 @@ func (cfg Config) problemsOnPool(ctx context.Context, path string) ([]eval.Probl
 	return problems, pool, err
 }
 
-// report prints the tables, writes results.md and lists the files written.
-func (cfg Config) report(heading string, tables []*eval.Table, plots []string) error {
+// report prints the tables, writes results.md and lists it and the other files
+// written (the plots, predictions.jsonl).
+func (cfg Config) report(heading string, tables []*eval.Table, files []string) error {
 	for _, t := range tables {
 		if err := t.WriteText(cfg.Stdout); err != nil {
 			return err
@@ -246,7 +252,7 @@ func (cfg Config) report(heading string, tables []*eval.Table, plots []string) e
 		return err
 	}
 	fmt.Fprintf(cfg.Stdout, "wrote %s\n", md)
-	for _, p := range plots {
+	for _, p := range files {
 		fmt.Fprintf(cfg.Stdout, "wrote %s\n", p)
 	}
 	return nil
