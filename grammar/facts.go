@@ -60,6 +60,8 @@ type CodeFacts struct {
 	Values *ValueFacts `json:"values"`
 	// Branches are the branch facts of a function's if/elif/while lines (branch.go).
 	Branches map[int]BranchFact `json:"branches"`
+	// Assigns are the lines of a function that are one assignment (assign.go).
+	Assigns map[int]AssignFact `json:"assigns"`
 }
 
 // After is what can follow an event in the same frame before the next line event: line

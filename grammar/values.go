@@ -71,6 +71,7 @@ type localsRule struct {
 	forced     map[string][]string // a key's value is one of these
 	mustMarker bool                // the diff form with its marker, certainly
 	noMarker   bool                // the full form, certainly
+	assign     bool                // a key's value is the one the line's assignment stores
 }
 
 // immutableRepr matches the reprs that, in a program without classes, only
@@ -198,6 +199,10 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 			vals = append(vals, content(old))
 		}
 		r.forced[content(n)] = vals
+	}
+	if n, v := p.assignAfter(c, prev); n != "" && slices.Contains(r.keys, n) {
+		r.forced[n] = []string{v} // the store runs once, before the next line event
+		r.assign = true
 	}
 	if !r.mustMarker {
 		r.showKept(kept)

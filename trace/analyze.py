@@ -65,6 +65,7 @@ def analyze_program(tree, code, entry=""):
     if noclass and not dynamic and not imports:
         # Reprs are then of builtin values, which grammar/branch_eval.go reads exactly.
         _branches(tree, codes, out)
+        _assigns(tree, codes, out)
     facts = {"version": 1, "open": dynamic, "noclass": noclass, "closed": closed, "codes": out}
     call = _literal_call(entry)
     if entry.strip() and call is None:
@@ -993,6 +994,49 @@ def _branches(tree, codes, out):
             else:
                 branches[line] = None
         f["branches"] = {str(l): b for l, b in branches.items() if b is not None}
+
+
+_ASSIGN_OPS = (_ast.Add, _ast.Sub, _ast.Mult, _ast.FloorDiv, _ast.Mod)
+
+
+def _assigns(tree, codes, out):
+    """Fill each function's "assigns": per line that holds one statement and nothing
+    else, `NAME = EXPR` or `NAME op= EXPR` (+ - * // %) with NAME a fast local (not a
+    cell) and the value in the subset grammar/branch_eval.go evaluates exactly, the
+    name and the stored value's expression (ast.unparse; `n + 1` for `n += 1`)."""
+    len_ok = not _len_rebound(tree)
+    starts = {}  # line -> statements starting there
+    for n in _ast.walk(tree):
+        if isinstance(n, _ast.stmt):
+            starts[n.lineno] = starts.get(n.lineno, 0) + 1
+    nodes = [n for n in _ast.walk(tree) if isinstance(n, (_ast.Assign, _ast.AugAssign))]
+    for ci, code in enumerate(codes):
+        f = out[ci]
+        if f["kind"] != "function" or f["loose"] or f["namespace"]:
+            continue
+        names = set(code.co_varnames) | set(code.co_cellvars) | set(code.co_freevars)
+        cells = set(code.co_cellvars) | set(code.co_freevars)
+        assigns = {}
+        for node in nodes:
+            line = node.lineno
+            if node.end_lineno != line or starts.get(line) != 1 or str(line) not in f["after_line"]:
+                continue
+            if isinstance(node, _ast.Assign):
+                if len(node.targets) != 1:
+                    continue
+                target, value = node.targets[0], node.value
+            else:
+                if not isinstance(node.op, _ASSIGN_OPS):
+                    continue
+                target = node.target
+                value = _ast.BinOp(_ast.Name(target.id, _ast.Load()) if isinstance(target, _ast.Name) else None,
+                                   node.op, node.value)
+            if not isinstance(target, _ast.Name) or target.id not in code.co_varnames or target.id in cells:
+                continue
+            if not _branch_expr_ok(value, names, len_ok):
+                continue
+            assigns[str(line)] = {"name": target.id, "expr": _ast.unparse(value)}
+        f["assigns"] = assigns
 
 
 def _inside(pos, first, last):

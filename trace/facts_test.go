@@ -190,6 +190,7 @@ func TestFactsAreSound(t *testing.T) {
 	var ruled, marked int // transitions under a locals rule, and a forced marker
 	branched := 0         // transitions whose successors the branch rule chose
 	returned := 0         // step_returns whose return value the value facts forced
+	assigned := 0         // steps whose assignment the value facts computed
 	inverseRules := ruleCounts{}
 	rng := rand.New(rand.NewPCG(12, 12))
 	for _, p := range factsPrograms(t, n) {
@@ -207,6 +208,9 @@ func TestFactsAreSound(t *testing.T) {
 			}
 			if a.Kind == grammar.StepReturn && tg.ReturnRule() {
 				returned++
+			}
+			if tg.AssignRule() {
+				assigned++
 			}
 			if l, m := tg.ValueRule(); l && !a.Kind.Inverse() {
 				ruled++
@@ -250,7 +254,7 @@ func TestFactsAreSound(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("transitions replayed: %v; rejected %d; under a locals rule %d (marker forced %d); under the branch rule %d; step_returns under the return rule %d", counts, rejected, ruled, marked, branched, returned)
+	t.Logf("transitions replayed: %v; rejected %d; under a locals rule %d (marker forced %d); under the branch rule %d; step_returns under the return rule %d; steps under the assignment rule %d", counts, rejected, ruled, marked, branched, returned, assigned)
 	t.Logf("inverse value rules (transitions whose real target they narrowed): %s", inverseRules)
 	if rejected > 0 {
 		t.Fatalf("%d real transitions rejected by the facts", rejected)
@@ -327,7 +331,7 @@ func TestFactsAcceptCorpus(t *testing.T) {
 	entries := corpusEntries(t, filepath.Join(filepath.Dir(path), "eval_programs.jsonl"))
 	progs := map[string]*grammar.Program{}
 	counts := map[grammar.ActionKind]int{}
-	rejected, noFacts, branched, returned, stopped := 0, 0, 0, 0, 0
+	rejected, noFacts, branched, returned, stopped, assigned := 0, 0, 0, 0, 0, 0
 	inverseRules := ruleCounts{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
@@ -391,6 +395,9 @@ func TestFactsAcceptCorpus(t *testing.T) {
 			if l, _ := tg.ValueRule(); st.Action.Kind == grammar.Breakpoint && l {
 				stopped++
 			}
+			if tg.AssignRule() {
+				assigned++
+			}
 			if st.Action.Kind.Inverse() && st.Exit == "" {
 				inverseRules.note(st.Action.Kind, tg, st.State.Event)
 			}
@@ -407,7 +414,7 @@ func TestFactsAcceptCorpus(t *testing.T) {
 			prev = st.State
 		}
 	}
-	t.Logf("corpus transitions replayed: %v; rejected %d; %d trajectories without facts; %d under the branch rule; %d step_returns under the return rule; %d breakpoints under the locals rule (%d programs' entries known)", counts, rejected, noFacts, branched, returned, stopped, len(entries))
+	t.Logf("corpus transitions replayed: %v; rejected %d; %d trajectories without facts; %d under the branch rule; %d step_returns under the return rule; %d breakpoints under the locals rule (%d programs' entries known); %d steps under the assignment rule", counts, rejected, noFacts, branched, returned, stopped, len(entries), assigned)
 	t.Logf("inverse value rules (transitions whose real target they narrowed): %s", inverseRules)
 	if rejected > 0 {
 		t.Fatalf("%d recorded transitions rejected", rejected)

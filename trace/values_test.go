@@ -591,3 +591,52 @@ def main():
 		t.Errorf("return rule from the call state by function line: %v, want %v", forced, want)
 	}
 }
+
+// TestAssignFactsForce checks the assignment rule: a step over a line that is one
+// assignment writes the value it stores (`n += 1`, `k = n * 2 + len(s)`), and no other.
+func TestAssignFactsForce(t *testing.T) {
+	src := `def f(s, t):
+    n = 0
+    for c in s:
+        if c == t:
+            n += 1
+    k = n * 2 + len(s)
+    return k
+`
+	rec, prog := recordFacts(t, "assign", src, "f('berry', 'r')")
+	fwd := rec.Forward
+	a := grammar.Action{Kind: grammar.StepOver}
+	checked := map[int]int{}
+	for i, nd := range fwd.Nodes {
+		prev := nd.State()
+		if prev.Event != grammar.EventLine || (prev.Loc.Line != 5 && prev.Loc.Line != 6) {
+			continue
+		}
+		j, exit, err := fwd.Do(i, a)
+		if err != nil || exit {
+			t.Fatalf("node %d: %v %v", i, err, exit)
+		}
+		next := fwd.Nodes[j].State()
+		text := stateText(t, rec.Context, fwd.Dir, prev, a, next)
+		if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
+			t.Fatalf("node %d: the truth %q is rejected", i, text)
+		}
+		if !prog.Targets(&prev, a).AssignRule() {
+			t.Errorf("node %d (line %d): no assignment rule", i, prev.Loc.Line)
+		}
+		name := map[int]string{5: "n", 6: "k"}[prev.Loc.Line]
+		v, _ := next.Locals.Get(name)
+		right := `"` + name + `": "` + v + `"`
+		wrong := strings.Replace(text, right, `"`+name+`": "`+v+`0"`, 1)
+		if wrong == text {
+			t.Fatalf("node %d: %q lacks %s", i, text, right)
+		}
+		if accepts(prog, rec.Context, fwd.Dir, prev, a, wrong) {
+			t.Errorf("node %d: %q is accepted (the truth is %q)", i, wrong, text)
+		}
+		checked[prev.Loc.Line]++
+	}
+	if checked[5] != 2 || checked[6] != 1 {
+		t.Errorf("checked steps by line: %v, want 2 at line 5 and 1 at line 6", checked)
+	}
+}
