@@ -217,3 +217,27 @@ func TestRunReverseContinue(t *testing.T) {
 		t.Errorf("reverse continue with no earlier breakpoint line: %+v at line %d", stop, line(s))
 	}
 }
+
+// The neural backend gets the program facts of the launch's entry: the function the
+// entry calls has a single frame (the breakpoint and read-only-parameter rules), and
+// a script run as a whole has no entry function.
+func TestNeuralFactsKnowTheEntry(t *testing.T) {
+	for _, c := range []struct{ entry, want string }{{`count("berry", "r")`, "count"}, {"", ""}} {
+		var facts *grammar.Facts
+		factory := func(_ context.Context, prog *session.Program, _ session.Options) (session.Backend, error) {
+			facts = prog.Parsed.Facts
+			return &waiting{started: make(chan struct{})}, nil
+		}
+		open(t, "count.py", c.entry, session.ModeNeural, session.Options{Neural: factory})
+		if facts == nil {
+			t.Fatalf("entry %q: no facts", c.entry)
+		}
+		got := ""
+		if facts.EntryCode != nil {
+			got = facts.Codes[*facts.EntryCode].Name
+		}
+		if got != c.want {
+			t.Errorf("entry %q: the facts name %q as the entry's function, want %q", c.entry, got, c.want)
+		}
+	}
+}
