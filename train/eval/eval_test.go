@@ -168,6 +168,19 @@ func TestNextStateCutsAfterEachAction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Every prediction is kept as scored; the baseline's continue is the exit it
+	// predicts, and its step_over repeats the state it started from.
+	if len(res.Predictions) != len(cases) {
+		t.Fatalf("%d predictions kept, want %d", len(res.Predictions), len(cases))
+	}
+	for _, p := range res.Predictions {
+		switch {
+		case p.Action == "continue" && (!p.Exact || p.Predicted != "exit normal" || p.Target != "exit normal"):
+			t.Errorf("continue kept as %+v", p)
+		case p.Action == "step_over" && (p.Exact || p.Predicted != p.From || !strings.HasPrefix(p.Target, "line ")):
+			t.Errorf("step_over kept as %+v", p)
+		}
+	}
 	tables := res.Tables()
 	if len(tables) != 1 {
 		t.Fatalf("%d tables, want one (function level)", len(tables))

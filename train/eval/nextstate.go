@@ -129,6 +129,47 @@ type NextStateResult struct {
 	// the first predictor that gave any.
 	Calibration map[string]*Calibration
 	Calibrated  string
+	// Predictions are every prediction as scored, in the order made.
+	Predictions []NextStatePrediction
+}
+
+// NextStatePrediction is one next-state prediction as scored (a line of
+// predictions.jsonl): the state the action started from, the one predicted and the
+// one the run reached, as Describe writes them.
+type NextStatePrediction struct {
+	Predictor string `json:"predictor"`
+	Program   string `json:"program"`
+	Level     string `json:"level"`
+	Action    string `json:"action"`
+	Exact     bool   `json:"exact"`
+	Undecoded bool   `json:"undecoded,omitempty"`
+	From      string `json:"from"`
+	Predicted string `json:"predicted"`
+	Target    string `json:"target"`
+}
+
+// Describe writes a state (or exit) on one line: `line 5 {n: 3, s: 'ab'}`,
+// `return 7: 3`, `exit normal`.
+func Describe(n Next) string {
+	if n.Exit != "" {
+		return "exit " + string(n.Exit)
+	}
+	s := n.State
+	out := fmt.Sprintf("%s %d", s.Event, s.Loc.Line)
+	if s.Loc.File != "" {
+		out = fmt.Sprintf("%s %s:%d", s.Event, s.Loc.File, s.Loc.Line)
+	}
+	if s.Event.HasLocals() {
+		parts := make([]string, len(s.Locals))
+		for i, v := range s.Locals {
+			parts[i] = v.Name + ": " + v.Repr
+		}
+		return out + " {" + strings.Join(parts, ", ") + "}"
+	}
+	if s.Event.HasValue() {
+		return out + ": " + s.Value
+	}
+	return out
 }
 
 // GroupKey names one row of the next-state table.
@@ -157,7 +198,13 @@ func RunNextState(ctx context.Context, cases []Case, preds []Predictor, step fun
 				t = &Tally{}
 				res.Tallies[k] = t
 			}
-			t.Add(Score(c.Target, out[0]), out[0])
+			sc := Score(c.Target, out[0])
+			t.Add(sc, out[0])
+			res.Predictions = append(res.Predictions, NextStatePrediction{
+				Predictor: p.Name(), Program: c.Program, Level: c.Level, Action: c.Prompt.Action.Kind.String(),
+				Exact: sc[Exact] == Hit, Undecoded: out[0].Undecoded,
+				From: Describe(Next{State: c.Prompt.Last()}), Predicted: Describe(out[0].Next), Target: Describe(c.Target),
+			})
 			if out[0].Confidence != nil && (res.Calibrated == "" || res.Calibrated == p.Name()) {
 				res.Calibrated = p.Name()
 				cal := res.Calibration[c.Level]

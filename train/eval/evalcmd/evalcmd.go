@@ -111,6 +111,12 @@ func NextState(ctx context.Context, cfg Config, corpus, level string) error {
 	if err != nil {
 		return err
 	}
+	// Every prediction as scored, for a look at what a model gets wrong.
+	scored, err := eval.WriteJSONL(cfg.Out, "predictions.jsonl", res.Predictions)
+	if err != nil {
+		return err
+	}
+	plots = append(plots, scored)
 	tables := append(res.Tables(), res.CalibrationTables()...)
 	if cfg.NextStateExtra != nil {
 		more, err := cfg.NextStateExtra(cases)
