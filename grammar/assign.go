@@ -112,26 +112,26 @@ func (v pyVal) writeRepr(b *strings.Builder, depth int) bool {
 // tests and statistics.
 func (t *Targets) AssignRule() bool { return t.locals != nil && t.locals.assign }
 
-// assignAfter returns the repr (JSON string content) that the assignment at prev's
-// line (a line state of a frame of code c) stores, and the name it stores, when the
-// facts know the line's assignment and its expression evaluates on prev's locals; ""
-// otherwise. The statement is the whole line, so when the frame's next line event
-// comes (no exception left it) the store has run, once.
-func (p *Program) assignAfter(c int, prev *State) (name, value string) {
+// assignAfter returns the name that the assignment at prev's line (a line state of a
+// frame of code c) stores and the repr of the value, when the facts know the line's
+// assignment and its expression evaluates on prev's locals. The statement is the
+// whole line, so when the frame's next line event comes (no exception left it) the
+// store has run, once.
+func (p *Program) assignAfter(c int, prev *State) (name, repr string, ok bool) {
 	cf := &p.f.Codes[c]
 	if prev.Event != EventLine || !p.f.NoClass || cf.Kind != "function" || cf.Loose {
-		return "", ""
+		return "", "", false
 	}
 	as, ok := cf.Assigns[prev.Loc.Line]
 	if !ok {
-		return "", ""
+		return "", "", false
 	}
 	if _, diff := prev.Locals.Get(DiffMarkerKey); diff {
-		return "", "" // a diff form leaves names out
+		return "", "", false // a diff form leaves names out
 	}
 	v, ok := EvalValue(as.Expr, prev.Locals.Get)
 	if !ok || len(v) > maxConstRepr {
-		return "", "" // a longer repr could be cut by the tracer's repr limit
+		return "", "", false // a longer repr could be cut by the tracer's repr limit
 	}
-	return content(as.Name), content(v)
+	return as.Name, v, true
 }

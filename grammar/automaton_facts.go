@@ -186,8 +186,8 @@ func (a *Automaton) keyDone(key []byte) bool {
 // closeOK reports whether the locals object may close here: a call state needs all
 // of its parameters.
 func (a *Automaton) closeOK() bool {
-	if r := a.rule(); r != nil && r.mustMarker && len(a.names) < a.lim.MaxVars {
-		return false // (at the limit of variables the marker cannot follow: close)
+	if r := a.rule(); r != nil && (r.mustMarker || a.missingKey() != "") && len(a.names) < a.lim.MaxVars {
+		return false // (at the limit of variables nothing can follow: close)
 	}
 	if a.tg == nil || a.ev != EventCall {
 		return true
@@ -236,10 +236,22 @@ func (a *Automaton) srcCompletion(prefer string) (string, bool) {
 // markerAllowed reports whether the diff marker may be written: a line state in the
 // frame of the previous state, so in one of its code objects.
 func (a *Automaton) markerAllowed() bool {
-	if r := a.rule(); r != nil && r.noMarker {
+	if r := a.rule(); r != nil && (r.noMarker || a.missingKey() != "") {
 		return false
 	}
 	return a.markerOK && a.ev == EventLine && (a.tg == nil || !a.alive.and(a.tg.prev).empty())
+}
+
+// missingKey returns a key the locals rule requires that is not written yet, or "".
+func (a *Automaton) missingKey() string {
+	if r := a.rule(); r != nil {
+		for _, k := range r.required {
+			if !a.used(k) {
+				return k
+			}
+		}
+	}
+	return ""
 }
 
 // missingParam returns the next parameter a call state must still write (for a

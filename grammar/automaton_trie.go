@@ -171,6 +171,13 @@ func (a *Automaton) Finish(text []byte, defSrc string) []byte {
 					piece = ", " + piece
 				}
 			}
+			if name := a.missingKey(); name != "" && len(a.names) < a.lim.MaxVars {
+				// A line state holds the variable its line's assignment changed.
+				piece = `"` + name + `": "` + a.rule().forced[name][0] + `"`
+				if a.phase == phAfterVal {
+					piece = ", " + piece
+				}
+			}
 		case phVal:
 			piece = a.finishVal()
 		case phMarker:

@@ -72,6 +72,9 @@ type localsRule struct {
 	mustMarker bool                // the diff form with its marker, certainly
 	noMarker   bool                // the full form, certainly
 	assign     bool                // a key's value is the one the line's assignment stores
+	// required are keys the object certainly has in either form (a variable the
+	// line's assignment changes): it cannot close, nor take the marker, without them.
+	required []string
 }
 
 // immutableRepr matches the reprs that, in a program without classes, only
@@ -200,9 +203,12 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 		}
 		r.forced[content(n)] = vals
 	}
-	if n, v := p.assignAfter(c, prev); n != "" && slices.Contains(r.keys, n) {
-		r.forced[n] = []string{v} // the store runs once, before the next line event
+	if n, v, ok := p.assignAfter(c, prev); ok && slices.Contains(r.keys, content(n)) {
+		r.forced[content(n)] = []string{content(v)} // the store runs once, before the next line event
 		r.assign = true
+		if old, had := prev.Locals.Get(n); !had || old != v {
+			r.required = append(r.required, content(n)) // changed: the diff form shows it too
+		}
 	}
 	if !r.mustMarker {
 		r.showKept(kept)

@@ -593,7 +593,8 @@ def main():
 }
 
 // TestAssignFactsForce checks the assignment rule: a step over a line that is one
-// assignment writes the value it stores (`n += 1`, `k = n * 2 + len(s)`), and no other.
+// assignment writes the value it stores (`n += 1`, `k = n * 2 + len(s)`), and no other,
+// and cannot leave the changed variable out.
 func TestAssignFactsForce(t *testing.T) {
 	src := `def f(s, t):
     n = 0
@@ -633,6 +634,12 @@ func TestAssignFactsForce(t *testing.T) {
 		}
 		if accepts(prog, rec.Context, fwd.Dir, prev, a, wrong) {
 			t.Errorf("node %d: %q is accepted (the truth is %q)", i, wrong, text)
+		}
+		// Nor can the state leave out the variable the line changed.
+		if left := strings.Replace(text, right+", ", "", 1); left == text {
+			t.Errorf("node %d: %q: no variant without %s made", i, text, name)
+		} else if accepts(prog, rec.Context, fwd.Dir, prev, a, left) {
+			t.Errorf("node %d: %q is accepted (the truth is %q)", i, left, text)
 		}
 		checked[prev.Loc.Line]++
 	}
