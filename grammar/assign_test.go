@@ -1,6 +1,12 @@
 package grammar
 
-import "testing"
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"os/exec"
+	"strings"
+	"testing"
+)
 
 // TestEvalValue checks the values the assignment rule computes, written as Python's
 // repr writes them, and that it answers nothing where Python would raise or where the
@@ -49,5 +55,66 @@ func TestEvalValue(t *testing.T) {
 		if got, ok := EvalValue(expr, get); ok {
 			t.Errorf("%s = %q, want no answer", expr, got)
 		}
+	}
+}
+
+// TestEvalValueMatchesPython evaluates random expressions of the branch subset with
+// EvalValue and with CPython: wherever EvalValue answers, Python must give a value
+// without raising whose repr is the same; and it must answer for many of them.
+func TestEvalValueMatchesPython(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	r := rand.New(rand.NewPCG(7, 3))
+	var exprs []string
+	for len(exprs) < 3000 {
+		exprs = append(exprs, randomBranchExpr(r, 1+r.IntN(3)))
+	}
+	in, _ := json.Marshal(map[string]any{"env": branchEnv, "exprs": exprs})
+	script := `
+import json, sys
+d = json.load(sys.stdin)
+env = {}
+for k, v in d["env"].items():
+    try:
+        env[k] = eval(v)
+    except Exception:
+        pass
+out = []
+for c in d["exprs"]:
+    try:
+        out.append(repr(eval(c, {"__builtins__": {"len": len}}, dict(env))))
+    except Exception:
+        out.append(None)
+print(json.dumps(out))
+`
+	cmd := exec.Command(py, "-c", script)
+	cmd.Stdin = strings.NewReader(string(in))
+	outb, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []*string
+	if err := json.Unmarshal(outb, &want); err != nil {
+		t.Fatal(err)
+	}
+	env := func(n string) (string, bool) { v, ok := branchEnv[n]; return v, ok }
+	answered := 0
+	for k, e := range exprs {
+		got, ok := EvalValue(e, env)
+		if !ok {
+			continue
+		}
+		answered++
+		if want[k] == nil {
+			t.Errorf("%s = %s, but Python raises", e, got)
+		} else if got != *want[k] {
+			t.Errorf("%s = %s, Python %s", e, got, *want[k])
+		}
+	}
+	t.Logf("%d expressions: %d answered", len(exprs), answered)
+	if answered < len(exprs)/5 {
+		t.Errorf("only %d of %d answered", answered, len(exprs))
 	}
 }
