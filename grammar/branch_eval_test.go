@@ -30,6 +30,9 @@ func randomBranchExpr(r *rand.Rand, depth int) string {
 		return lits[r.IntN(len(lits))]
 	}
 	sub := func() string { return randomBranchExpr(r, depth-1) }
+	if r.IntN(3) == 0 {
+		return randomCallExpr(r, sub)
+	}
 	switch r.IntN(10) {
 	case 0:
 		return "not " + sub()
@@ -63,6 +66,37 @@ func randomBranchExpr(r *rand.Rand, depth int) string {
 	}
 }
 
+// randomCallExpr builds a conditional expression, a slice, a builtin call or a method
+// call of the evaluator's subset.
+func randomCallExpr(r *rand.Rand, sub func() string) string {
+	bound := func() string {
+		if r.IntN(3) == 0 {
+			return ""
+		}
+		return sub()
+	}
+	switch r.IntN(9) {
+	case 0:
+		return "(" + sub() + " if " + sub() + " else " + sub() + ")"
+	case 1:
+		return sub() + "[" + bound() + ":" + bound() + "]"
+	case 2:
+		return sub() + "[" + bound() + ":" + bound() + ":" + bound() + "]"
+	case 3:
+		return "abs(" + sub() + ")"
+	case 4:
+		return []string{"min", "max"}[r.IntN(2)] + "(" + sub() + ")"
+	case 5:
+		return []string{"min", "max"}[r.IntN(2)] + "(" + sub() + ", " + sub() + ")"
+	case 6:
+		return "sorted(" + sub() + ")"
+	case 7:
+		return "(" + sub() + ")." + []string{"copy", "upper", "lower"}[r.IntN(3)] + "()"
+	default:
+		return sub() + "[::-1]"
+	}
+}
+
 // TestEvalBranchMatchesPython evaluates random tests with the evaluator and with
 // CPython: wherever the evaluator answers, Python must give the same truth without
 // raising; and it must answer for most tests on known values.
@@ -92,7 +126,7 @@ for k, v in d["env"].items():
 out = []
 for c in d["conds"]:
     try:
-        out.append("T" if eval(c, {"__builtins__": {"len": len}}, dict(env)) else "F")
+        out.append("T" if eval(c, {"__builtins__": {"len": len, "abs": abs, "min": min, "max": max, "sorted": sorted}}, dict(env)) else "F")
     except Exception as e:
         out.append("E")
 print(json.dumps(out))

@@ -72,7 +72,28 @@ func (p *pyParser) expr(d int) (pyExpr, bool) {
 	if d > maxPyDepth {
 		return nil, false
 	}
-	return p.boolOp(d, true)
+	x, ok := p.boolOp(d, true)
+	if !ok || !p.word("if") {
+		return x, ok
+	}
+	// x if cond else y (ast.unparse parenthesizes one nested in x or cond).
+	cond, ok := p.boolOp(d+1, true)
+	if !ok || !p.word("else") {
+		return nil, false
+	}
+	y, ok := p.expr(d + 1)
+	if !ok {
+		return nil, false
+	}
+	return pyIf{cond: cond, then: x, els: y}, true
+}
+
+// peek reports whether operator o comes next, without taking it.
+func (p *pyParser) peek(o string) bool {
+	save := p.i
+	ok := p.op(o)
+	p.i = save
+	return ok
 }
 
 // boolOp parses or (and=false... the loosest level first).
@@ -217,16 +238,63 @@ func (p *pyParser) unary(d int) (pyExpr, bool) {
 func (p *pyParser) postfix(d int) (pyExpr, bool) {
 	x, ok := p.primary(d)
 	for ok {
-		if !p.op("[") {
+		switch {
+		case p.op("["):
+			x, ok = p.subscript(d, x)
+		case p.op("."):
+			x, ok = p.method(x)
+		default:
 			return x, true
 		}
-		var k pyExpr
-		if k, ok = p.expr(d + 1); !ok || !p.op("]") {
-			return nil, false
-		}
-		x = pySub{x: x, k: k}
 	}
 	return nil, false
+}
+
+// subscript reads what follows x[: an index, or a slice lo:hi:step whose parts may
+// be left out, then the closing bracket.
+func (p *pyParser) subscript(d int, x pyExpr) (pyExpr, bool) {
+	part := func(stops ...string) (pyExpr, bool) {
+		for _, s := range stops {
+			if p.peek(s) {
+				return nil, true
+			}
+		}
+		return p.expr(d + 1)
+	}
+	lo, ok := part(":")
+	if !ok {
+		return nil, false
+	}
+	if !p.op(":") {
+		if lo == nil || !p.op("]") {
+			return nil, false
+		}
+		return pySub{x: x, k: lo}, true
+	}
+	s := pySlice{x: x, lo: lo}
+	if s.hi, ok = part(":", "]"); !ok {
+		return nil, false
+	}
+	if p.op(":") {
+		if s.step, ok = part("]"); !ok {
+			return nil, false
+		}
+	}
+	return s, p.op("]")
+}
+
+// method reads a call of a method without arguments after x. (pyMethods).
+func (p *pyParser) method(x pyExpr) (pyExpr, bool) {
+	p.skip()
+	s := p.i
+	for p.i < len(p.s) && isNameByte(p.s[p.i]) {
+		p.i++
+	}
+	name := p.s[s:p.i]
+	if !pyMethods[name] || !p.op("(") || !p.op(")") {
+		return nil, false
+	}
+	return pyMethod{x: x, name: name}, true
 }
 
 func (p *pyParser) primary(d int) (pyExpr, bool) {
@@ -282,6 +350,21 @@ func (p *pyParser) primary(d int) (pyExpr, bool) {
 					return nil, false
 				}
 				return pyLen{x}, true
+			}
+		case "abs", "min", "max", "sorted":
+			if p.op("(") {
+				call := pyCall{fn: name}
+				for !p.op(")") {
+					if len(call.args) > 0 && !p.op(",") {
+						return nil, false
+					}
+					x, ok := p.expr(d + 1)
+					if !ok {
+						return nil, false
+					}
+					call.args = append(call.args, x)
+				}
+				return call, true
 			}
 		case "and", "or", "not", "in", "is", "if", "else", "lambda":
 			return nil, false

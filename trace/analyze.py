@@ -913,9 +913,16 @@ _BRANCH_CMP = (_ast.Eq, _ast.NotEq, _ast.Lt, _ast.LtE, _ast.Gt, _ast.GtE, _ast.I
 _BRANCH_BIN = (_ast.Add, _ast.Sub, _ast.Mult, _ast.FloorDiv, _ast.Mod)
 
 
-def _branch_expr_ok(node, names, len_ok):
-    """Whether node is in the subset grammar/branch_eval.go evaluates exactly."""
-    ok = lambda n: _branch_expr_ok(n, names, len_ok)
+# The builtins the evaluator calls (grammar/branch_calls.go), and the methods it calls
+# without arguments.
+_EVAL_BUILTINS = frozenset(("len", "abs", "min", "max", "sorted"))
+_EVAL_METHODS = frozenset(("copy", "upper", "lower"))
+
+
+def _branch_expr_ok(node, names, builtins):
+    """Whether node is in the subset grammar/branch_eval.go evaluates exactly; builtins
+    are the names of _EVAL_BUILTINS that mean the builtin (_builtins_kept)."""
+    ok = lambda n: n is None or _branch_expr_ok(n, names, builtins)
     if isinstance(node, _ast.Name):
         return isinstance(node.ctx, _ast.Load) and node.id in names
     if isinstance(node, _ast.Constant):
@@ -939,35 +946,49 @@ def _branch_expr_ok(node, names, len_ok):
                 return False
         return True
     if isinstance(node, _ast.Subscript):
-        return not isinstance(node.slice, _ast.Slice) and ok(node.value) and ok(node.slice)
+        sl = node.slice
+        if isinstance(sl, _ast.Slice):
+            return ok(node.value) and ok(sl.lower) and ok(sl.upper) and ok(sl.step)
+        return sl is not None and ok(node.value) and ok(sl)
     if isinstance(node, (_ast.Tuple, _ast.List)):
-        return isinstance(node.ctx, _ast.Load) and all(ok(e) for e in node.elts)
+        return isinstance(node.ctx, _ast.Load) and all(e is not None and ok(e) for e in node.elts)
+    if isinstance(node, _ast.IfExp):
+        return ok(node.test) and ok(node.body) and ok(node.orelse)
     if isinstance(node, _ast.Call):
-        return (len_ok and isinstance(node.func, _ast.Name) and node.func.id == "len"
-                and len(node.args) == 1 and not node.keywords and ok(node.args[0]))
+        if node.keywords or any(a is None or isinstance(a, _ast.Starred) for a in node.args):
+            return False
+        fn = node.func
+        if isinstance(fn, _ast.Attribute):
+            return fn.attr in _EVAL_METHODS and not node.args and ok(fn.value)
+        if not isinstance(fn, _ast.Name) or fn.id not in builtins:
+            return False
+        arity = {"len": (1, 1), "abs": (1, 1), "sorted": (1, 1)}.get(fn.id, (1, 64))
+        return arity[0] <= len(node.args) <= arity[1] and all(ok(a) for a in node.args)
     return False
 
 
-def _len_rebound(tree):
-    """Whether the name len can mean anything but the builtin somewhere."""
+def _builtins_kept(tree):
+    """The names of _EVAL_BUILTINS that mean the builtin everywhere in the file: never
+    assigned, a parameter, a def or class, declared global, imported."""
+    kept = set(_EVAL_BUILTINS)
     for node in _ast.walk(tree):
-        if isinstance(node, _ast.Name) and node.id == "len" and not isinstance(node.ctx, _ast.Load):
-            return True
-        if isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef)) and node.name == "len":
-            return True
-        if isinstance(node, _ast.arg) and node.arg == "len":
-            return True
-        if isinstance(node, (_ast.Global, _ast.Nonlocal)) and "len" in node.names:
-            return True
-        if isinstance(node, _ast.alias) and (node.asname or node.name) == "len":
-            return True
-    return False
+        if isinstance(node, _ast.Name) and not isinstance(node.ctx, _ast.Load):
+            kept.discard(node.id)
+        elif isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef)):
+            kept.discard(node.name)
+        elif isinstance(node, _ast.arg):
+            kept.discard(node.arg)
+        elif isinstance(node, (_ast.Global, _ast.Nonlocal)):
+            kept.difference_update(node.names)
+        elif isinstance(node, _ast.alias):
+            kept.discard(node.asname or node.name)
+    return kept
 
 
 def _branches(tree, codes, out):
     """Fill each function's "branches": per line, the test (ast.unparse: literals are
     reprs) and what follows its line event when the test is true and when false."""
-    len_ok = not _len_rebound(tree)
+    builtins = _builtins_kept(tree)
     nodes = [n for n in _ast.walk(tree) if isinstance(n, (_ast.If, _ast.While))]
     for ci, code in enumerate(codes):
         f = out[ci]
@@ -985,7 +1006,7 @@ def _branches(tree, codes, out):
                 continue
             if line in branches or str(line) not in f["after_line"]:
                 continue
-            if not _branch_expr_ok(t, names, len_ok):
+            if not _branch_expr_ok(t, names, builtins):
                 continue
             b = _branch(flow, ins, line_of, node, line)
             if b is not None:
@@ -1004,7 +1025,7 @@ def _assigns(tree, codes, out):
     else, `NAME = EXPR` or `NAME op= EXPR` (+ - * // %) with NAME a fast local (not a
     cell) and the value in the subset grammar/branch_eval.go evaluates exactly, the
     name and the stored value's expression (ast.unparse; `n + 1` for `n += 1`)."""
-    len_ok = not _len_rebound(tree)
+    builtins = _builtins_kept(tree)
     starts = {}  # line -> statements starting there
     for n in _ast.walk(tree):
         if isinstance(n, _ast.stmt):
@@ -1033,7 +1054,7 @@ def _assigns(tree, codes, out):
                                    node.op, node.value)
             if not isinstance(target, _ast.Name) or target.id not in code.co_varnames or target.id in cells:
                 continue
-            if not _branch_expr_ok(value, names, len_ok):
+            if not _branch_expr_ok(value, names, builtins):
                 continue
             assigns[str(line)] = {"name": target.id, "expr": _ast.unparse(value)}
         f["assigns"] = assigns

@@ -1,0 +1,231 @@
+package grammar
+
+import (
+	"slices"
+	"strings"
+)
+
+// The evaluator's conditional expressions, slices, builtin calls and methods
+// (branch_expr.go has the rest). Each answers only where Python's result is certain.
+
+type (
+	pyIf    struct{ cond, then, els pyExpr }
+	pySlice struct{ x, lo, hi, step pyExpr } // a part left out is nil
+	pyCall  struct {
+		fn   string // abs, min, max, sorted: the parser reads no other
+		args []pyExpr
+	}
+	pyMethod struct {
+		x    pyExpr
+		name string
+	}
+)
+
+// pyMethods are the methods the evaluator calls (without arguments).
+var pyMethods = map[string]bool{"copy": true, "upper": true, "lower": true}
+
+func (n pyIf) eval(env func(string) (string, bool)) (pyVal, bool) {
+	c, ok := n.cond.eval(env)
+	if !ok {
+		return c, false
+	}
+	if c.truth() {
+		return n.then.eval(env)
+	}
+	return n.els.eval(env)
+}
+
+// elems returns the elements of a str (one-character strs), tuple or list.
+func (v pyVal) elems() ([]pyVal, bool) {
+	switch {
+	case v.seq():
+		return v.items, true
+	case v.kind == pyStr:
+		var out []pyVal
+		for _, r := range v.s {
+			out = append(out, pyVal{kind: pyStr, s: string(r)})
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// sliceIndex reads a slice bound: nil (absent), None, or an int.
+func sliceIndex(e pyExpr, env func(string) (string, bool)) (i int64, given, ok bool) {
+	if e == nil {
+		return 0, false, true
+	}
+	v, ok := e.eval(env)
+	switch {
+	case !ok:
+		return 0, false, false
+	case v.kind == pyNone:
+		return 0, false, true
+	case v.numeric():
+		return v.i, true, true
+	}
+	return 0, false, false // TypeError
+}
+
+func (s pySlice) eval(env func(string) (string, bool)) (pyVal, bool) {
+	x, ok := s.x.eval(env)
+	if !ok {
+		return x, false
+	}
+	items, ok := x.elems()
+	if !ok {
+		return pyVal{}, false
+	}
+	lo, hasLo, ok1 := sliceIndex(s.lo, env)
+	hi, hasHi, ok2 := sliceIndex(s.hi, env)
+	step, hasStep, ok3 := sliceIndex(s.step, env)
+	if !ok1 || !ok2 || !ok3 || hasStep && step == 0 {
+		return pyVal{}, false // ValueError: slice step cannot be zero
+	}
+	if !hasStep {
+		step = 1
+	}
+	n := int64(len(items))
+	// CPython's PySlice_AdjustIndices.
+	adjust := func(i int64, given bool, dflt int64) int64 {
+		if !given {
+			return dflt
+		}
+		if i < 0 {
+			i += n
+			if i < 0 {
+				if step < 0 {
+					return -1
+				}
+				return 0
+			}
+		} else if i >= n {
+			if step < 0 {
+				return n - 1
+			}
+			return n
+		}
+		return i
+	}
+	if step > 0 {
+		lo, hi = adjust(lo, hasLo, 0), adjust(hi, hasHi, n)
+	} else {
+		lo, hi = adjust(lo, hasLo, n-1), adjust(hi, hasHi, -1)
+	}
+	var out []pyVal
+	for i := lo; step > 0 && i < hi || step < 0 && i > hi; i += step {
+		out = append(out, items[i])
+		if step > n || step < -n {
+			break // the next index is past the sequence (and i + step could overflow)
+		}
+	}
+	if x.kind == pyStr {
+		var b strings.Builder
+		for _, c := range out {
+			b.WriteString(c.s)
+		}
+		return pyVal{kind: pyStr, s: b.String()}, true
+	}
+	return pyVal{kind: x.kind, items: out}, true
+}
+
+func (c pyCall) eval(env func(string) (string, bool)) (pyVal, bool) {
+	args := make([]pyVal, len(c.args))
+	for i, e := range c.args {
+		v, ok := e.eval(env)
+		if !ok {
+			return v, false
+		}
+		args[i] = v
+	}
+	switch {
+	case c.fn == "abs" && len(args) == 1 && args[0].numeric():
+		i := args[0].i
+		if i < 0 {
+			if i == -i { // math.MinInt64: past int64
+				return pyVal{}, false
+			}
+			i = -i
+		}
+		return pyVal{kind: pyInt, i: i}, true
+	case c.fn == "sorted" && len(args) == 1:
+		xs, ok := orderable(args[0])
+		if !ok {
+			return pyVal{}, false
+		}
+		xs = slices.Clone(xs)
+		slices.SortStableFunc(xs, func(a, b pyVal) int {
+			switch lt, _ := pyLess(a, b); {
+			case lt:
+				return -1
+			case pyEqual(a, b):
+				return 0
+			}
+			return 1
+		})
+		return pyVal{kind: pyList, items: xs}, true
+	case (c.fn == "min" || c.fn == "max") && len(args) > 0:
+		xs := args
+		if len(args) == 1 {
+			var ok bool
+			if xs, ok = orderable(args[0]); !ok {
+				return pyVal{}, false
+			}
+		} else if _, ok := orderable(pyVal{kind: pyList, items: args}); !ok {
+			return pyVal{}, false
+		}
+		if len(xs) == 0 {
+			return pyVal{}, false // ValueError: an empty sequence
+		}
+		best := xs[0]
+		for _, x := range xs[1:] {
+			a, b := x, best // min: x < best
+			if c.fn == "max" {
+				a, b = best, x // max: x > best, which is best < x for these values
+			}
+			if lt, _ := pyLess(a, b); lt {
+				best = x
+			}
+		}
+		return best, true
+	}
+	return pyVal{}, false
+}
+
+// orderable returns the elements of a str, tuple or list when every two of them
+// compare without error: all ints and bools, or all strs (then sorting, min and max
+// raise nowhere, whatever pairs they compare).
+func orderable(v pyVal) ([]pyVal, bool) {
+	xs, ok := v.elems()
+	if !ok {
+		return nil, false
+	}
+	for _, x := range xs {
+		if !(x.numeric() && xs[0].numeric() || x.kind == pyStr && xs[0].kind == pyStr) {
+			return nil, false
+		}
+	}
+	return xs, true
+}
+
+func (m pyMethod) eval(env func(string) (string, bool)) (pyVal, bool) {
+	x, ok := m.x.eval(env)
+	if !ok {
+		return x, false
+	}
+	switch {
+	case m.name == "copy" && (x.kind == pyList || x.kind == pyDict || x.kind == pySet):
+		return pyVal{kind: x.kind, items: slices.Clone(x.items)}, true
+	case (m.name == "upper" || m.name == "lower") && x.kind == pyStr:
+		for i := 0; i < len(x.s); i++ {
+			if x.s[i] >= 0x80 {
+				return pyVal{}, false // Unicode case mappings: not this evaluator's
+			}
+		}
+		if m.name == "upper" {
+			return pyVal{kind: pyStr, s: strings.ToUpper(x.s)}, true
+		}
+		return pyVal{kind: pyStr, s: strings.ToLower(x.s)}, true
+	}
+	return pyVal{}, false
+}
