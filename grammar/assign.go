@@ -24,15 +24,25 @@ type AssignFact struct {
 // elements, whose order is the hash table's; a str with characters other than
 // printable ASCII, \n, \r and \t, which Python may escape).
 func EvalValue(expr string, env func(name string) (string, bool)) (repr string, ok bool) {
+	v, ok := evalExpr(expr, env)
+	if !ok {
+		return "", false
+	}
+	return v.repr()
+}
+
+// evalExpr parses and evaluates expr (EvalBranch's subset).
+func evalExpr(expr string, env func(name string) (string, bool)) (pyVal, bool) {
 	p := &pyParser{s: expr}
-	e, good := p.expr(0)
-	if !good || p.skip() < len(p.s) {
-		return "", false
+	e, ok := p.expr(0)
+	if !ok || p.skip() < len(p.s) {
+		return pyVal{}, false
 	}
-	v, good := e.eval(env)
-	if !good {
-		return "", false
-	}
+	return e.eval(env)
+}
+
+// repr is the repr Python writes for v, where it is certain (EvalValue).
+func (v pyVal) repr() (string, bool) {
 	var b strings.Builder
 	if !v.writeRepr(&b, 0) {
 		return "", false
@@ -108,8 +118,8 @@ func (v pyVal) writeRepr(b *strings.Builder, depth int) bool {
 	return true
 }
 
-// AssignRule reports whether the assignment rule forces a value of the line state, for
-// tests and statistics.
+// AssignRule reports whether the assignment rule (or the loop rule, fors.go) forces a
+// value of the line state, for tests and statistics.
 func (t *Targets) AssignRule() bool { return t.locals != nil && t.locals.assign }
 
 // assignAfter returns the name that the assignment at prev's line (a line state of a

@@ -62,6 +62,8 @@ type CodeFacts struct {
 	Branches map[int]BranchFact `json:"branches"`
 	// Assigns are the lines of a function that are one assignment (assign.go).
 	Assigns map[int]AssignFact `json:"assigns"`
+	// Fors are the `for NAME in EXPR:` headers of a function (fors.go).
+	Fors map[int]ForFact `json:"fors"`
 }
 
 // After is what can follow an event in the same frame before the next line event: line

@@ -66,6 +66,7 @@ def analyze_program(tree, code, entry=""):
         # Reprs are then of builtin values, which grammar/branch_eval.go reads exactly.
         _branches(tree, codes, out)
         _assigns(tree, codes, out)
+        _fors(tree, codes, out)
     facts = {"version": 1, "open": dynamic, "noclass": noclass, "closed": closed, "codes": out}
     call = _literal_call(entry)
     if entry.strip() and call is None:
@@ -970,7 +971,12 @@ def _branch_expr_ok(node, names, builtins):
 def _builtins_kept(tree):
     """The names of _EVAL_BUILTINS that mean the builtin everywhere in the file: never
     assigned, a parameter, a def or class, declared global, imported."""
-    kept = set(_EVAL_BUILTINS)
+    return _builtins_kept_of(tree, _EVAL_BUILTINS)
+
+
+def _builtins_kept_of(tree, names):
+    """The builtins among names that no binding in the file can hide (_builtins_kept)."""
+    kept = set(names)
     for node in _ast.walk(tree):
         if isinstance(node, _ast.Name) and not isinstance(node.ctx, _ast.Load):
             kept.discard(node.id)
@@ -1058,6 +1064,38 @@ def _assigns(tree, codes, out):
                 continue
             assigns[str(line)] = {"name": target.id, "expr": _ast.unparse(value)}
         f["assigns"] = assigns
+
+
+def _fors(tree, codes, out):
+    """Fill each function's "fors": per `for NAME in EXPR:` header on one line (the body
+    on later lines) with NAME a fast local that no `del` unbinds, the name and EXPR
+    (ast.unparse) in the evaluator's subset, or the arguments of `range(...)` there;
+    grammar/fors.go gives the first element when NAME is still unbound."""
+    builtins = _builtins_kept(tree)
+    deleted = {t.id for n in _ast.walk(tree) if isinstance(n, _ast.Delete)
+               for t in n.targets if isinstance(t, _ast.Name)}
+    range_kept = "range" in _builtins_kept_of(tree, ("range",))
+    nodes = [n for n in _ast.walk(tree) if isinstance(n, _ast.For)]
+    for ci, code in enumerate(codes):
+        f = out[ci]
+        if f["kind"] != "function" or f["loose"] or f["namespace"]:
+            continue
+        names = set(code.co_varnames) | set(code.co_cellvars) | set(code.co_freevars)
+        cells = set(code.co_cellvars) | set(code.co_freevars)
+        fors = {}
+        for node in nodes:
+            line, target, it = node.lineno, node.target, node.iter
+            if it.end_lineno != line or node.body[0].lineno <= line or str(line) not in f["after_line"]:
+                continue
+            if not isinstance(target, _ast.Name) or target.id not in code.co_varnames or target.id in cells or target.id in deleted:
+                continue
+            if (range_kept and isinstance(it, _ast.Call) and isinstance(it.func, _ast.Name) and it.func.id == "range"
+                    and 1 <= len(it.args) <= 3 and not it.keywords
+                    and all(not isinstance(a, _ast.Starred) and _branch_expr_ok(a, names, builtins) for a in it.args)):
+                fors[str(line)] = {"name": target.id, "range": [_ast.unparse(a) for a in it.args]}
+            elif _branch_expr_ok(it, names, builtins):
+                fors[str(line)] = {"name": target.id, "expr": _ast.unparse(it)}
+        f["fors"] = fors
 
 
 def _inside(pos, first, last):

@@ -647,3 +647,51 @@ func TestAssignFactsForce(t *testing.T) {
 		t.Errorf("checked steps by line: %v, want 2 at line 5 and 1 at line 6", checked)
 	}
 }
+
+// TestForFactsForce checks the loop rule: the step from a `for` header whose
+// variable is unbound enters the body with the first element (of a str, and of a
+// range), and no other; a later pass is left to the model.
+func TestForFactsForce(t *testing.T) {
+	src := `def f(s, k):
+    n = 0
+    for c in s:
+        n += 1
+    for i in range(k, 0, -1):
+        n += i
+    return n
+`
+	rec, prog := recordFacts(t, "for", src, "f('berry', 2)")
+	fwd := rec.Forward
+	a := grammar.Action{Kind: grammar.StepOver}
+	want := map[int]string{3: `"c": "'b'"`, 5: `"i": "2"`}
+	wrong := map[int]string{3: `"c": "'e'"`, 5: `"i": "1"`}
+	forced := map[int]int{}
+	for i, nd := range fwd.Nodes {
+		prev := nd.State()
+		if prev.Event != grammar.EventLine || want[prev.Loc.Line] == "" {
+			continue
+		}
+		j, exit, err := fwd.Do(i, a)
+		if err != nil || exit {
+			t.Fatalf("node %d: %v %v", i, err, exit)
+		}
+		text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
+		if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
+			t.Fatalf("node %d: the truth %q is rejected", i, text)
+		}
+		name := map[int]string{3: "c", 5: "i"}[prev.Loc.Line]
+		if _, bound := prev.Locals.Get(name); bound {
+			continue // a later pass
+		}
+		if !strings.Contains(text, want[prev.Loc.Line]) {
+			t.Fatalf("node %d: %q lacks %s", i, text, want[prev.Loc.Line])
+		}
+		if w := strings.Replace(text, want[prev.Loc.Line], wrong[prev.Loc.Line], 1); accepts(prog, rec.Context, fwd.Dir, prev, a, w) {
+			t.Errorf("node %d: %q is accepted (the truth is %q)", i, w, text)
+		}
+		forced[prev.Loc.Line]++
+	}
+	if forced[3] != 1 || forced[5] != 1 {
+		t.Errorf("loop starts checked by line: %v, want one each at lines 3 and 5", forced)
+	}
+}
