@@ -210,8 +210,10 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 			r.required = append(r.required, content(n)) // changed: the diff form shows it too
 		}
 	}
-	if n, v, ok := p.forFirst(c, prev); ok && slices.Contains(r.keys, content(n)) {
-		r.forced[content(n)] = []string{content(v)} // or no key: the loop is skipped
+	if n, vs, ok := p.forNext(c, prev); ok && slices.Contains(r.keys, content(n)) {
+		for _, v := range vs {
+			r.forced[content(n)] = append(r.forced[content(n)], content(v))
+		}
 		r.assign = true
 	}
 	if !r.mustMarker {

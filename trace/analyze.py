@@ -1092,10 +1092,42 @@ def _fors(tree, codes, out):
             if (range_kept and isinstance(it, _ast.Call) and isinstance(it.func, _ast.Name) and it.func.id == "range"
                     and 1 <= len(it.args) <= 3 and not it.keywords
                     and all(not isinstance(a, _ast.Starred) and _branch_expr_ok(a, names, builtins) for a in it.args)):
-                fors[str(line)] = {"name": target.id, "range": [_ast.unparse(a) for a in it.args]}
+                fact = {"name": target.id, "range": [_ast.unparse(a) for a in it.args]}
             elif _branch_expr_ok(it, names, builtins):
-                fors[str(line)] = {"name": target.id, "expr": _ast.unparse(it)}
+                fact = {"name": target.id, "expr": _ast.unparse(it)}
+            else:
+                continue
+            # A later pass: the body stores neither the variable nor a name the header
+            # reads, and the header does not read the variable (the for stores it), so
+            # the iterator and the variable's last value are known.
+            reads = sorted({n.id for n in _ast.walk(it) if isinstance(n, _ast.Name) and n.id in names})
+            stored = _stored_in(node.body + node.orelse) | {target.id}
+            fact["reads"] = reads
+            fact["again"] = not stored & set(reads) and target.id not in _stored_in(node.body + node.orelse)
+            fors[str(line)] = fact
         f["fors"] = fors
+
+
+def _stored_in(stmts):
+    """The names that statements (and what they nest) bind or unbind."""
+    out = set()
+    for st in stmts:
+        for n in _ast.walk(st):
+            if isinstance(n, _ast.Name) and not isinstance(n.ctx, _ast.Load):
+                out.add(n.id)
+            elif isinstance(n, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef)):
+                out.add(n.name)
+            elif isinstance(n, (_ast.Global, _ast.Nonlocal)):
+                out.update(n.names)
+            elif isinstance(n, _ast.alias):
+                out.add((n.asname or n.name).split(".")[0])
+            elif isinstance(n, _ast.ExceptHandler) and n.name:
+                out.add(n.name)
+            elif type(n).__name__ in ("MatchAs", "MatchStar") and getattr(n, "name", None):
+                out.add(n.name)
+            elif type(n).__name__ == "MatchMapping" and getattr(n, "rest", None):
+                out.add(n.rest)
+    return out
 
 
 def _inside(pos, first, last):

@@ -15,6 +15,16 @@ import (
 // re-raise that returns None. TestValueFactsSound replays them like
 // TestFactsAreSound.
 var valuePrograms = []struct{ src, entry string }{
+	// Loops the loop rule must not misread: the variable stored in the body, the
+	// iterable rebound in it, a loop entered again by an outer one, a variable bound
+	// before the loop, a range over a list the body grows, repeated elements.
+	{"def f(k):\n    out = 0\n    for i in range(k):\n        i = i * 3\n        out += i\n    return out\n", "f(4)"},
+	{"def f(s):\n    n = ''\n    for c in s:\n        s = s + 'x'\n        n += c\n    return n\n", "f('abc')"},
+	{"def f(s, k):\n    n = 0\n    for j in range(k):\n        for c in s:\n            n += 1\n    return n\n", "f('ab', 3)"},
+	{"def f(k):\n    i = 7\n    for i in range(2, k):\n        k = k\n    for i in range(i, 0, -2):\n        pass\n    return i\n", "f(5)"},
+	{"def f(xs):\n    n = 0\n    for i in range(len(xs)):\n        if i < 3:\n            xs.append(i)\n        n += i\n    return n\n", "f([5, 6])"},
+	{"def f(s):\n    n = 0\n    for c in s:\n        n += 1\n    for c in s + 'q':\n        n += 1\n    return n\n", "f('aabba')"},
+	{"def f(k):\n    i = k\n    for i in range(0, i):\n        pass\n    return i\n", "f(5)"},
 	{`def f(n):
     a = [1]
     b = a
@@ -650,7 +660,8 @@ func TestAssignFactsForce(t *testing.T) {
 
 // TestForFactsForce checks the loop rule: the step from a `for` header whose
 // variable is unbound enters the body with the first element (of a str, and of a
-// range), and no other; a later pass is left to the model.
+// range), and no other; a later pass has the next element (or the first, or the
+// value kept) and no other.
 func TestForFactsForce(t *testing.T) {
 	src := `def f(s, k):
     n = 0
@@ -665,7 +676,7 @@ func TestForFactsForce(t *testing.T) {
 	a := grammar.Action{Kind: grammar.StepOver}
 	want := map[int]string{3: `"c": "'b'"`, 5: `"i": "2"`}
 	wrong := map[int]string{3: `"c": "'e'"`, 5: `"i": "1"`}
-	forced := map[int]int{}
+	forced, later := map[int]int{}, map[int]int{}
 	for i, nd := range fwd.Nodes {
 		prev := nd.State()
 		if prev.Event != grammar.EventLine || want[prev.Loc.Line] == "" {
@@ -680,8 +691,21 @@ func TestForFactsForce(t *testing.T) {
 			t.Fatalf("node %d: the truth %q is rejected", i, text)
 		}
 		name := map[int]string{3: "c", 5: "i"}[prev.Loc.Line]
-		if _, bound := prev.Locals.Get(name); bound {
-			continue // a later pass
+		if cur, bound := prev.Locals.Get(name); bound {
+			// A later pass: the next element, the first or the value kept; never another.
+			v, shown := fwd.Nodes[j].State().Locals.Get(name)
+			if !strings.Contains(text, `"`+name+`": "`+v+`"`) {
+				if shown && v != cur {
+					t.Fatalf("node %d: %q lacks %s's new value %s", i, text, name, v)
+				}
+				continue // left out of the diff form: unchanged
+			}
+			w := strings.Replace(text, `"`+name+`": "`+v+`"`, `"`+name+`": "`+map[int]string{3: "'x'", 5: "7"}[prev.Loc.Line]+`"`, 1)
+			if accepts(prog, rec.Context, fwd.Dir, prev, a, w) {
+				t.Errorf("node %d: %q is accepted (the truth is %q)", i, w, text)
+			}
+			later[prev.Loc.Line]++
+			continue
 		}
 		if !strings.Contains(text, want[prev.Loc.Line]) {
 			t.Fatalf("node %d: %q lacks %s", i, text, want[prev.Loc.Line])
@@ -693,5 +717,8 @@ func TestForFactsForce(t *testing.T) {
 	}
 	if forced[3] != 1 || forced[5] != 1 {
 		t.Errorf("loop starts checked by line: %v, want one each at lines 3 and 5", forced)
+	}
+	if later[3] != 3 || later[5] != 1 {
+		t.Errorf("later passes checked by line: %v, want 3 at line 3 (r to r shows no change) and 1 at line 5", later)
 	}
 }
