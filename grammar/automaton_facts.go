@@ -186,7 +186,7 @@ func (a *Automaton) keyDone(key []byte) bool {
 // closeOK reports whether the locals object may close here: a call state needs all
 // of its parameters.
 func (a *Automaton) closeOK() bool {
-	if r := a.rule(); r != nil && (r.mustMarker || a.missingKey() != "") && len(a.names) < a.lim.MaxVars {
+	if r := a.rule(); r != nil && (r.mustMarker || a.missingKey() != "" || a.missingPresent() != "") && len(a.names) < a.lim.MaxVars {
 		return false // (at the limit of variables nothing can follow: close)
 	}
 	if a.tg == nil || a.ev != EventCall {
@@ -246,6 +246,18 @@ func (a *Automaton) markerAllowed() bool {
 func (a *Automaton) missingKey() string {
 	if r := a.rule(); r != nil {
 		for _, k := range r.required {
+			if !a.used(k) {
+				return k
+			}
+		}
+	}
+	return ""
+}
+
+// missingPresent returns a key the full form must have that is not written yet, or "".
+func (a *Automaton) missingPresent() string {
+	if r := a.rule(); r != nil {
+		for _, k := range r.present {
 			if !a.used(k) {
 				return k
 			}

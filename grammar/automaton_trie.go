@@ -177,6 +177,21 @@ func (a *Automaton) Finish(text []byte, defSrc string) []byte {
 				if a.phase == phAfterVal {
 					piece = ", " + piece
 				}
+			} else if name := a.missingPresent(); name != "" && piece == "}" && len(a.names) < a.lim.MaxVars {
+				// The full form holds every variable still bound: end with the marker
+				// (the diff form) where it may, else write the variable.
+				if a.markerAllowed() {
+					piece = diffMarkerEntry + "}"
+				} else {
+					value := ""
+					if vs := a.rule().forced[name]; len(vs) > 0 {
+						value = vs[0]
+					}
+					piece = `"` + name + `": "` + value + `"`
+				}
+				if a.phase == phAfterVal {
+					piece = ", " + piece
+				}
 			}
 		case phVal:
 			piece = a.finishVal()

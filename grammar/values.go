@@ -75,6 +75,9 @@ type localsRule struct {
 	// required are keys the object certainly has in either form (a variable the
 	// line's assignment changes): it cannot close, nor take the marker, without them.
 	required []string
+	// present are keys the full form certainly has (variables certainly still
+	// bound): it cannot close with the brace without them (the marker leaves them out).
+	present []string
 }
 
 // immutableRepr matches the reprs that, in a program without classes, only
@@ -218,16 +221,26 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 	}
 	if !r.mustMarker {
 		r.showKept(kept)
+		// A variable the line stores but does not delete is still bound too.
+		for _, v := range prev.Locals {
+			k := content(v.Name)
+			if slices.Contains(r.keys, k) && !slices.Contains(r.present, k) && !slices.Contains(lv.Deletes, v.Name) &&
+				(lv.Pure || !slices.Contains(vf.Cells, v.Name)) {
+				r.present = append(r.present, k)
+			}
+		}
 	}
 	return r
 }
 
-// showKept lets the full form show the kept variables, each with its value in prev.
+// showKept lets the full form show the kept variables, each with its value in prev,
+// and makes it show them: they are certainly bound.
 func (r *localsRule) showKept(kept []Var) {
 	for _, v := range kept {
 		k := content(v.Name)
 		r.keys = append(r.keys, k)
 		r.forced[k] = []string{content(v.Repr)}
+		r.present = append(r.present, k)
 	}
 }
 
