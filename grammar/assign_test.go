@@ -69,7 +69,7 @@ func TestEvalValueMatchesPython(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 3))
 	var exprs []string
 	for len(exprs) < 3000 {
-		exprs = append(exprs, randomBranchExpr(r, 1+r.IntN(3)))
+		exprs = append(exprs, randomBranchExpr(r, 1+r.IntN(3)), randomMethodExpr(r))
 	}
 	in, _ := json.Marshal(map[string]any{"env": branchEnv, "exprs": exprs})
 	script := `
@@ -100,21 +100,41 @@ print(json.dumps(out))
 		t.Fatal(err)
 	}
 	env := func(n string) (string, bool) { v, ok := branchEnv[n]; return v, ok }
-	answered := 0
+	answered, methods := 0, 0
 	for k, e := range exprs {
 		got, ok := EvalValue(e, env)
 		if !ok {
 			continue
 		}
 		answered++
+		if k%2 == 1 { // randomMethodExpr's
+			methods++
+		}
 		if want[k] == nil {
 			t.Errorf("%s = %s, but Python raises", e, got)
 		} else if got != *want[k] {
 			t.Errorf("%s = %s, Python %s", e, got, *want[k])
 		}
 	}
-	t.Logf("%d expressions: %d answered", len(exprs), answered)
+	t.Logf("%d expressions: %d answered, %d of them with a method call", len(exprs), answered, methods)
 	if answered < len(exprs)/5 {
 		t.Errorf("only %d of %d answered", answered, len(exprs))
 	}
+}
+
+// randomMethodExpr builds a method call on a str, list, tuple or dict value of the
+// branch tests' frame, with str arguments.
+func randomMethodExpr(r *rand.Rand) string {
+	recv := []string{"s", "e", "q", "u", "l", "p", "d", "ed", "' a b '", "'A1'", "'12'", "'a,b,,c'", "'Ab'", "'\\x1c x'", "('a', 'b')", "['x', 'y', 'x']", "{'k': 1}"}
+	args := []string{"'a'", "''", "','", "' '", "'b'", "s", "q", "u", "'k'", "1", "None", "('a', 'b')", "['x', 'y']"}
+	name := []string{"copy", "upper", "lower", "isdigit", "isalpha", "isalnum", "isupper", "islower", "isspace",
+		"strip", "lstrip", "rstrip", "split", "startswith", "endswith", "count", "find", "index", "join", "get", "replace"}[r.IntN(21)]
+	e := recv[r.IntN(len(recv))] + "." + name + "("
+	for k := range r.IntN(3) {
+		if k > 0 {
+			e += ", "
+		}
+		e += args[r.IntN(len(args))]
+	}
+	return e + ")"
 }

@@ -18,11 +18,9 @@ type (
 	pyMethod struct {
 		x    pyExpr
 		name string
+		args []pyExpr
 	}
 )
-
-// pyMethods are the methods the evaluator calls (without arguments).
-var pyMethods = map[string]bool{"copy": true, "upper": true, "lower": true}
 
 func (n pyIf) eval(env func(string) (string, bool)) (pyVal, bool) {
 	c, ok := n.cond.eval(env)
@@ -206,26 +204,4 @@ func orderable(v pyVal) ([]pyVal, bool) {
 		}
 	}
 	return xs, true
-}
-
-func (m pyMethod) eval(env func(string) (string, bool)) (pyVal, bool) {
-	x, ok := m.x.eval(env)
-	if !ok {
-		return x, false
-	}
-	switch {
-	case m.name == "copy" && (x.kind == pyList || x.kind == pyDict || x.kind == pySet):
-		return pyVal{kind: x.kind, items: slices.Clone(x.items)}, true
-	case (m.name == "upper" || m.name == "lower") && x.kind == pyStr:
-		for i := 0; i < len(x.s); i++ {
-			if x.s[i] >= 0x80 {
-				return pyVal{}, false // Unicode case mappings: not this evaluator's
-			}
-		}
-		if m.name == "upper" {
-			return pyVal{kind: pyStr, s: strings.ToUpper(x.s)}, true
-		}
-		return pyVal{kind: pyStr, s: strings.ToLower(x.s)}, true
-	}
-	return pyVal{}, false
 }

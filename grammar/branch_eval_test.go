@@ -22,7 +22,8 @@ var branchEnv = map[string]string{
 // randomBranchExpr builds a test from the accepted subset.
 func randomBranchExpr(r *rand.Rand, depth int) string {
 	names := []string{"a", "b", "c", "t", "f", "n", "s", "e", "q", "u", "l", "m", "p", "o", "x", "d", "st", "es", "ed", "y", "z", "big", "w"}
-	lits := []string{"0", "1", "2", "-1", "3", "'a'", "'ab'", "''", "True", "False", "None", "'\\n'", "(1, True)", "[2, 3]", "()"}
+	lits := []string{"0", "1", "2", "-1", "3", "'a'", "'ab'", "''", "True", "False", "None", "'\\n'", "(1, True)", "[2, 3]", "()",
+		"' a b '", "'A1'", "'12'", "','", "'a,b,,c'", "' '", "'\\x1c'", "'Ab'", "('a', 'b')", "['x', 'y']"}
 	if depth <= 0 || r.IntN(4) == 0 {
 		if r.IntN(2) == 0 {
 			return names[r.IntN(len(names))]
@@ -91,7 +92,15 @@ func randomCallExpr(r *rand.Rand, sub func() string) string {
 	case 6:
 		return "sorted(" + sub() + ")"
 	case 7:
-		return "(" + sub() + ")." + []string{"copy", "upper", "lower"}[r.IntN(3)] + "()"
+		noArg := []string{"copy", "upper", "lower", "isdigit", "isalpha", "isalnum", "isupper", "islower", "isspace", "strip", "split"}
+		oneArg := []string{"strip", "lstrip", "rstrip", "split", "startswith", "endswith", "count", "find", "index", "join", "get"}
+		switch r.IntN(3) {
+		case 0:
+			return "(" + sub() + ")." + noArg[r.IntN(len(noArg))] + "()"
+		case 1:
+			return "(" + sub() + ")." + oneArg[r.IntN(len(oneArg))] + "(" + sub() + ")"
+		}
+		return "(" + sub() + ")." + []string{"replace", "get"}[r.IntN(2)] + "(" + sub() + ", " + sub() + ")"
 	default:
 		return sub() + "[::-1]"
 	}

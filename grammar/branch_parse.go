@@ -242,7 +242,7 @@ func (p *pyParser) postfix(d int) (pyExpr, bool) {
 		case p.op("["):
 			x, ok = p.subscript(d, x)
 		case p.op("."):
-			x, ok = p.method(x)
+			x, ok = p.method(d, x)
 		default:
 			return x, true
 		}
@@ -283,18 +283,29 @@ func (p *pyParser) subscript(d int, x pyExpr) (pyExpr, bool) {
 	return s, p.op("]")
 }
 
-// method reads a call of a method without arguments after x. (pyMethods).
-func (p *pyParser) method(x pyExpr) (pyExpr, bool) {
+// method reads a call of one of pyMethods after x and its arguments.
+func (p *pyParser) method(d int, x pyExpr) (pyExpr, bool) {
 	p.skip()
 	s := p.i
 	for p.i < len(p.s) && isNameByte(p.s[p.i]) {
 		p.i++
 	}
-	name := p.s[s:p.i]
-	if !pyMethods[name] || !p.op("(") || !p.op(")") {
+	m := pyMethod{x: x, name: p.s[s:p.i]}
+	most, known := pyMethods[m.name]
+	if !known || !p.op("(") {
 		return nil, false
 	}
-	return pyMethod{x: x, name: name}, true
+	for !p.op(")") {
+		if len(m.args) > 0 && !p.op(",") || len(m.args) == most {
+			return nil, false
+		}
+		a, ok := p.expr(d + 1)
+		if !ok {
+			return nil, false
+		}
+		m.args = append(m.args, a)
+	}
+	return m, true
 }
 
 func (p *pyParser) primary(d int) (pyExpr, bool) {

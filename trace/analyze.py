@@ -915,9 +915,13 @@ _BRANCH_BIN = (_ast.Add, _ast.Sub, _ast.Mult, _ast.FloorDiv, _ast.Mod)
 
 
 # The builtins the evaluator calls (grammar/branch_calls.go), and the methods it calls
-# without arguments.
+# with the most arguments each takes (grammar/branch_methods.go).
 _EVAL_BUILTINS = frozenset(("len", "abs", "min", "max", "sorted"))
-_EVAL_METHODS = frozenset(("copy", "upper", "lower"))
+_EVAL_METHODS = {
+    "copy": 0, "upper": 0, "lower": 0, "isdigit": 0, "isalpha": 0, "isalnum": 0, "isupper": 0,
+    "islower": 0, "isspace": 0, "strip": 1, "lstrip": 1, "rstrip": 1, "split": 1, "startswith": 1,
+    "endswith": 1, "replace": 2, "count": 1, "find": 1, "index": 1, "join": 1, "get": 2,
+}
 
 
 def _branch_expr_ok(node, names, builtins):
@@ -960,7 +964,8 @@ def _branch_expr_ok(node, names, builtins):
             return False
         fn = node.func
         if isinstance(fn, _ast.Attribute):
-            return fn.attr in _EVAL_METHODS and not node.args and ok(fn.value)
+            return (fn.attr in _EVAL_METHODS and len(node.args) <= _EVAL_METHODS[fn.attr]
+                    and ok(fn.value) and all(ok(a) for a in node.args))
         if not isinstance(fn, _ast.Name) or fn.id not in builtins:
             return False
         arity = {"len": (1, 1), "abs": (1, 1), "sorted": (1, 1)}.get(fn.id, (1, 64))
