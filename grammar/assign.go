@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -11,11 +12,90 @@ import (
 // frame holds the value the statement stores, written as Python's repr writes it.
 
 // AssignFact is the one assignment of a line (trace/analyze.py, _assigns): the name
-// stored and the stored value's expression as ast.unparse writes it (`n + 1` for
-// `n += 1`), in the subset the branch evaluator reads.
+// whose value it changes and the stored value's expression as ast.unparse writes it
+// (`n + 1` for `n += 1`), in the subset the branch evaluator reads; with Key, the
+// statement stores into an item of the name's list or dict (`d[k] = EXPR`); with
+// Append, it is `NAME.append(APPEND)`.
 type AssignFact struct {
-	Name string `json:"name"`
-	Expr string `json:"expr"`
+	Name   string `json:"name"`
+	Expr   string `json:"expr"`
+	Key    string `json:"key"`
+	Append string `json:"append"`
+}
+
+// value returns the value the assignment leaves in its name, on the locals env gives.
+func (as AssignFact) value(env func(string) (string, bool)) (pyVal, bool) {
+	if as.Key == "" && as.Append == "" {
+		return evalExpr(as.Expr, env)
+	}
+	r, ok := env(as.Name)
+	if !ok {
+		return pyVal{}, false
+	}
+	cur, ok := parseRepr(r)
+	if !ok {
+		return pyVal{}, false
+	}
+	// The value put in must hold no list, dict or set: one could be the changed
+	// object itself (`xs.append(xs)`, through an alias too), which Python writes `[...]`.
+	if as.Append != "" {
+		v, ok := evalExpr(as.Append, env)
+		if !ok || cur.kind != pyList || !v.scalars() {
+			return pyVal{}, false
+		}
+		return pyVal{kind: pyList, items: append(slices.Clone(cur.items), v)}, true
+	}
+	v, ok := evalExpr(as.Expr, env)
+	if !ok || !v.scalars() {
+		return pyVal{}, false
+	}
+	k, ok := evalExpr(as.Key, env)
+	if !ok {
+		return pyVal{}, false
+	}
+	out := pyVal{kind: cur.kind, items: slices.Clone(cur.items)}
+	switch cur.kind {
+	case pyDict:
+		if !k.hashable() {
+			return pyVal{}, false // TypeError
+		}
+		if i, found := cur.lookup(k); found {
+			out.items[i+1] = v // the key object stays the first one stored
+		} else {
+			out.items = append(out.items, k, v)
+		}
+		return out, true
+	case pyList:
+		if !k.numeric() {
+			return pyVal{}, false
+		}
+		i := k.i
+		if i < 0 {
+			i += int64(len(out.items))
+		}
+		if i < 0 || i >= int64(len(out.items)) {
+			return pyVal{}, false // IndexError
+		}
+		out.items[i] = v
+		return out, true
+	}
+	return pyVal{}, false // a str or tuple: TypeError
+}
+
+// scalars reports whether v is an int, bool, None or str, or a tuple of such.
+func (v pyVal) scalars() bool {
+	switch v.kind {
+	case pyInt, pyBool, pyNone, pyStr:
+		return true
+	case pyTuple:
+		for _, it := range v.items {
+			if !it.scalars() {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // EvalValue evaluates expr (the branch evaluator's subset, EvalBranch) on the locals
@@ -139,7 +219,11 @@ func (p *Program) assignAfter(c int, prev *State) (name, repr string, ok bool) {
 	if _, diff := prev.Locals.Get(DiffMarkerKey); diff {
 		return "", "", false // a diff form leaves names out
 	}
-	v, ok := EvalValue(as.Expr, prev.Locals.Get)
+	val, ok := as.value(prev.Locals.Get)
+	if !ok {
+		return "", "", false
+	}
+	v, ok := val.repr()
 	if !ok || len(v) > maxConstRepr {
 		return "", "", false // a longer repr could be cut by the tracer's repr limit
 	}

@@ -218,6 +218,10 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 			r.forced[content(n)] = append(r.forced[content(n)], content(v))
 		}
 		r.assign = true
+		if _, bound := prev.Locals.Get(n); !bound {
+			// The loop starts over a non-empty iterable: the body's first line, with it.
+			r.required = append(r.required, content(n))
+		}
 	}
 	if !r.mustMarker {
 		r.showKept(kept)

@@ -1041,7 +1041,7 @@ def _assigns(tree, codes, out):
     for n in _ast.walk(tree):
         if isinstance(n, _ast.stmt):
             starts[n.lineno] = starts.get(n.lineno, 0) + 1
-    nodes = [n for n in _ast.walk(tree) if isinstance(n, (_ast.Assign, _ast.AugAssign))]
+    nodes = [n for n in _ast.walk(tree) if isinstance(n, (_ast.Assign, _ast.AugAssign, _ast.Expr))]
     for ci, code in enumerate(codes):
         f = out[ci]
         if f["kind"] != "function" or f["loose"] or f["namespace"]:
@@ -1053,22 +1053,45 @@ def _assigns(tree, codes, out):
             line = node.lineno
             if node.end_lineno != line or starts.get(line) != 1 or str(line) not in f["after_line"]:
                 continue
-            if isinstance(node, _ast.Assign):
-                if len(node.targets) != 1:
-                    continue
-                target, value = node.targets[0], node.value
-            else:
-                if not isinstance(node.op, _ASSIGN_OPS):
-                    continue
-                target = node.target
-                value = _ast.BinOp(_ast.Name(target.id, _ast.Load()) if isinstance(target, _ast.Name) else None,
-                                   node.op, node.value)
-            if not isinstance(target, _ast.Name) or target.id not in code.co_varnames or target.id in cells:
+            fact = _assign_fact(node)
+            if fact is None or fact["name"] not in code.co_varnames or fact["name"] in cells:
                 continue
-            if not _branch_expr_ok(value, names, builtins):
+            if not all(_branch_expr_ok(_ast.parse(fact[k], mode="eval").body, names, builtins)
+                       for k in ("expr", "key", "append") if k in fact):
                 continue
-            assigns[str(line)] = {"name": target.id, "expr": _ast.unparse(value)}
+            assigns[str(line)] = fact
         f["assigns"] = assigns
+
+
+def _assign_fact(node):
+    """The fact of one assignment statement (_assigns), or None: `NAME = EXPR`, `NAME
+    op= EXPR`, `NAME[KEY] = EXPR`, `NAME[KEY] op= EXPR` or `NAME.append(EXPR)`."""
+    if isinstance(node, _ast.Expr):
+        c = node.value
+        if (isinstance(c, _ast.Call) and isinstance(c.func, _ast.Attribute) and c.func.attr == "append"
+                and isinstance(c.func.value, _ast.Name) and len(c.args) == 1 and not c.keywords
+                and not isinstance(c.args[0], _ast.Starred)):
+            return {"name": c.func.value.id, "append": _ast.unparse(c.args[0])}
+        return None
+    if isinstance(node, _ast.Assign):
+        if len(node.targets) != 1:
+            return None
+        target, value = node.targets[0], node.value
+    else:
+        if not isinstance(node.op, _ASSIGN_OPS):
+            return None
+        target = node.target
+        load = _ast.Name(target.id, _ast.Load()) if isinstance(target, _ast.Name) else \
+            _ast.Subscript(target.value, target.slice, _ast.Load()) if isinstance(target, _ast.Subscript) else None
+        if load is None:
+            return None
+        value = _ast.BinOp(load, node.op, node.value)
+    if isinstance(target, _ast.Name):
+        return {"name": target.id, "expr": _ast.unparse(value)}
+    if (isinstance(target, _ast.Subscript) and isinstance(target.value, _ast.Name)
+            and not isinstance(target.slice, _ast.Slice)):
+        return {"name": target.value.id, "key": _ast.unparse(target.slice), "expr": _ast.unparse(value)}
+    return None
 
 
 def _fors(tree, codes, out):

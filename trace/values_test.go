@@ -713,6 +713,12 @@ func TestForFactsForce(t *testing.T) {
 		if w := strings.Replace(text, want[prev.Loc.Line], wrong[prev.Loc.Line], 1); accepts(prog, rec.Context, fwd.Dir, prev, a, w) {
 			t.Errorf("node %d: %q is accepted (the truth is %q)", i, w, text)
 		}
+		// Nor can the loop's first state leave the variable out.
+		if w := strings.Replace(text, want[prev.Loc.Line]+", ", "", 1); w == text {
+			t.Errorf("node %d: %q: no variant without %s", i, text, name)
+		} else if accepts(prog, rec.Context, fwd.Dir, prev, a, w) {
+			t.Errorf("node %d: %q is accepted (the truth is %q)", i, w, text)
+		}
 		forced[prev.Loc.Line]++
 	}
 	if forced[3] != 1 || forced[5] != 1 {
@@ -720,5 +726,60 @@ func TestForFactsForce(t *testing.T) {
 	}
 	if later[3] != 3 || later[5] != 1 {
 		t.Errorf("later passes checked by line: %v, want 3 at line 3 (r to r shows no change) and 1 at line 5", later)
+	}
+}
+
+// TestItemFactsForce checks the rules of a line that changes a list or dict in place:
+// `d[c] = d.get(c, 0) + 1` and `out.append(c.upper())` leave the values Python gives,
+// and a list that holds itself is left to the model.
+func TestItemFactsForce(t *testing.T) {
+	src := `def f(s):
+    d = dict()
+    out = []
+    for c in s:
+        d[c] = d.get(c, 0) + 1
+        out.append(c.upper())
+    out.append(out)
+    return d
+`
+	rec, prog := recordFacts(t, "items", src, "f('aba')")
+	fwd := rec.Forward
+	a := grammar.Action{Kind: grammar.StepOver}
+	checked := map[int]int{}
+	for i, nd := range fwd.Nodes {
+		prev := nd.State()
+		if prev.Event != grammar.EventLine || prev.Loc.Line < 5 || prev.Loc.Line > 7 {
+			continue
+		}
+		j, exit, err := fwd.Do(i, a)
+		if err != nil || exit {
+			t.Fatalf("node %d: %v %v", i, err, exit)
+		}
+		next := fwd.Nodes[j].State()
+		text := stateText(t, rec.Context, fwd.Dir, prev, a, next)
+		if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
+			t.Fatalf("node %d: the truth %q is rejected", i, text)
+		}
+		ruled := prog.Targets(&prev, a).AssignRule()
+		if ruled != (prev.Loc.Line != 7) {
+			t.Errorf("node %d (line %d): assignment rule %v", i, prev.Loc.Line, ruled)
+		}
+		if !ruled {
+			continue
+		}
+		name := map[int]string{5: "d", 6: "out"}[prev.Loc.Line]
+		v, _ := next.Locals.Get(name)
+		right := `"` + name + `": ` + grammar.QuoteJSON(v)
+		if !strings.Contains(text, right) {
+			t.Fatalf("node %d: %q lacks %s", i, text, right)
+		}
+		w := strings.Replace(text, right, `"`+name+`": "[]"`, 1)
+		if accepts(prog, rec.Context, fwd.Dir, prev, a, w) {
+			t.Errorf("node %d: %q is accepted (the truth is %q)", i, w, text)
+		}
+		checked[prev.Loc.Line]++
+	}
+	if checked[5] != 3 || checked[6] != 3 {
+		t.Errorf("checked steps by line: %v, want 3 each at lines 5 and 6", checked)
 	}
 }
