@@ -21,6 +21,12 @@ type AssignFact struct {
 	Expr   string `json:"expr"`
 	Key    string `json:"key"`
 	Append string `json:"append"`
+	// Undo: the line is `NAME += BY` or `NAME -= BY` and BY does not read NAME
+	// (assign_inverse.go).
+	Undo *struct {
+		Op string `json:"op"`
+		By string `json:"by"`
+	} `json:"undo"`
 }
 
 // value returns the value the assignment leaves in its name, on the locals env gives.

@@ -185,6 +185,15 @@ func (p *Program) localsBefore(c int, prev *State, preds []node) *localsRule {
 	if !r.mustMarker {
 		r.showKept(kept)
 	}
+	if n, vs, ok := p.undoBefore(c, prev, preds); ok && slices.Contains(r.keys, content(n)) {
+		for _, v := range vs {
+			r.forced[content(n)] = append(r.forced[content(n)], content(v))
+		}
+		r.assign = true
+		if cur, _ := prev.Locals.Get(n); !slices.Contains(vs, cur) {
+			r.required = append(r.required, content(n)) // changed: the diff form shows it too
+		}
+	}
 	return r
 }
 

@@ -1087,7 +1087,13 @@ def _assign_fact(node):
             return None
         value = _ast.BinOp(load, node.op, node.value)
     if isinstance(target, _ast.Name):
-        return {"name": target.id, "expr": _ast.unparse(value)}
+        fact = {"name": target.id, "expr": _ast.unparse(value)}
+        if (isinstance(node, _ast.AugAssign) and isinstance(node.op, (_ast.Add, _ast.Sub))
+                and not any(isinstance(n, _ast.Name) and n.id == target.id for n in _ast.walk(node.value))):
+            # Undone by the inverse rules (grammar/assign_inverse.go): NAME -= or
+            # removes the suffix EXPR, which the line does not change.
+            fact["undo"] = {"op": "+" if isinstance(node.op, _ast.Add) else "-", "by": _ast.unparse(node.value)}
+        return fact
     if (isinstance(target, _ast.Subscript) and isinstance(target.value, _ast.Name)
             and not isinstance(target.slice, _ast.Slice)):
         return {"name": target.value.id, "key": _ast.unparse(target.slice), "expr": _ast.unparse(value)}

@@ -188,3 +188,40 @@ def main():
 		t.Fatalf("checked %d wrong variants, returns seen %v: want one from line 4 and one each from 5 and 9", checked, lines)
 	}
 }
+
+// TestInverseAssignFactsForce checks the assignment rule reversed: the state before a
+// line whose only predecessor is `n += 2` (or `s += c`) holds the value undone.
+func TestInverseAssignFactsForce(t *testing.T) {
+	src := `def f(word):
+    n = 5
+    s = ''
+    for c in word:
+        n += 2
+        s += c
+        k = n
+    return k
+`
+	seen := map[int]int{}
+	checked := inverseForce(t, src, "f('ab')", func(prev grammar.State, k grammar.ActionKind, next grammar.State, text string) []string {
+		if prev.Event != grammar.EventLine || next.Event != grammar.EventLine || k == grammar.InvStepCall {
+			return nil
+		}
+		name := map[int]string{5: "n", 6: "s"}[next.Loc.Line]
+		if name == "" || prev.Loc.Line != next.Loc.Line+1 {
+			return nil
+		}
+		v, _ := next.Locals.Get(name)
+		right := `"` + name + `": ` + grammar.QuoteJSON(v)
+		if !strings.Contains(text, right) {
+			t.Fatalf("%q lacks %s", text, right)
+		}
+		seen[next.Loc.Line]++
+		return []string{
+			strings.Replace(text, right, `"`+name+`": "99"`, 1),
+			strings.Replace(strings.Replace(text, right+", ", "", 1), ", "+right, "", 1), // left out
+		}
+	})
+	if seen[5] != 4 || seen[6] != 4 || checked != 16 {
+		t.Errorf("undone steps by line %v, %d variants checked; want 4 at lines 5 and 6 (2 passes x 2 actions), 16 variants", seen, checked)
+	}
+}
