@@ -204,6 +204,25 @@ func (v pyVal) writeRepr(b *strings.Builder, depth int) bool {
 	return true
 }
 
+// retExprAt returns the repr that the return at prev's line (a line state of a frame
+// of code c at a line that is one `return EXPR`) gives right after it: EXPR on prev's
+// locals, when it evaluates (then Python raises nothing there and calls nothing).
+func (p *Program) retExprAt(c int, prev *State) (string, bool) {
+	cf := &p.f.Codes[c]
+	expr, ok := cf.RetExprs[prev.Loc.Line]
+	if !ok || prev.Event != EventLine || !p.f.NoClass || cf.Kind != "function" || cf.Loose {
+		return "", false
+	}
+	if _, diff := prev.Locals.Get(DiffMarkerKey); diff {
+		return "", false
+	}
+	v, ok := EvalValue(expr, prev.Locals.Get)
+	if !ok || len(v) > maxConstRepr {
+		return "", false
+	}
+	return v, true
+}
+
 // AssignRule reports whether the assignment rule (or the loop rule, fors.go) forces a
 // value of the line state, for tests and statistics.
 func (t *Targets) AssignRule() bool { return t.locals != nil && t.locals.assign }

@@ -14,7 +14,7 @@ import (
 func TestEvalValue(t *testing.T) {
 	env := map[string]string{
 		"n": "3", "b": "True", "s": "'ab\\'c'", "xs": "[1, 'x', (2,)]", "d": "{'k': [1, 2], 3: None}",
-		"e": "set()", "big": "9223372036854775807", "u": "'é'", "z": "0", "q": `'say "hi"'`,
+		"e": "set()", "big": "9223372036854775807", "u": "'é'", "z": "0", "q": `'say "hi"'`, "em": "[]",
 	}
 	get := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	for expr, want := range map[string]string{
@@ -35,6 +35,11 @@ func TestEvalValue(t *testing.T) {
 		"len(xs) + len(s)": "7",
 		"n > 2 and s":      `"ab'c"`,
 		"not n":            "False",
+		"em * big":         "[]",
+		"2 * 'ab'":         "'abab'",
+		"(n,) * 2":         "(3, 3)",
+		"xs[:1] + [n]":     "[1, 3]",
+		"-1 * s":           "''",
 	} {
 		got, ok := EvalValue(expr, get)
 		if !ok || got != want {
@@ -42,15 +47,17 @@ func TestEvalValue(t *testing.T) {
 		}
 	}
 	for _, expr := range []string{
-		"n // z",  // ZeroDivisionError
-		"xs[3]",   // IndexError
-		"d['x']",  // KeyError
-		"big + 1", // past what the evaluator holds exactly
-		"u",       // a str Python may write with escapes
-		"s * 2",   // outside the subset
-		"m + 1",   // no such local
-		"n + '1'", // TypeError
-		"n +",     // not an expression
+		"n // z",    // ZeroDivisionError
+		"xs[3]",     // IndexError
+		"d['x']",    // KeyError
+		"big + 1",   // past what the evaluator holds exactly
+		"u",         // a str Python may write with escapes
+		"s / 2",     // outside the subset
+		"m + 1",     // no such local
+		"n + '1'",   // TypeError
+		"n +",       // not an expression
+		"s * big",   // past what the evaluator builds
+		"xs + (1,)", // TypeError
 	} {
 		if got, ok := EvalValue(expr, get); ok {
 			t.Errorf("%s = %q, want no answer", expr, got)

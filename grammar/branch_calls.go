@@ -33,6 +33,46 @@ func (n pyIf) eval(env func(string) (string, bool)) (pyVal, bool) {
 	return n.els.eval(env)
 }
 
+// maxBuilt bounds what `*` and `+` build from sequences (items or bytes): past it
+// the evaluator answers nothing rather than build it.
+const maxBuilt = 4096
+
+// seqArith is `+` on two lists or two tuples and `*` of a str, list or tuple by an
+// int (either side); done is false for other operands.
+func seqArith(op string, l, r pyVal) (v pyVal, ok, done bool) {
+	switch {
+	case op == "+" && l.seq() && l.kind == r.kind:
+		if len(l.items)+len(r.items) > maxBuilt {
+			return pyVal{}, false, true
+		}
+		items := append(slices.Clone(l.items), r.items...)
+		return pyVal{kind: l.kind, items: items}, true, true
+	case op == "*" && r.numeric() && (l.kind == pyStr || l.seq()):
+	case op == "*" && l.numeric() && (r.kind == pyStr || r.seq()):
+		l, r = r, l
+	default:
+		return pyVal{}, false, false
+	}
+	n := max(r.i, 0)
+	size := int64(len(l.items))
+	if l.kind == pyStr {
+		size = int64(len(l.s))
+	}
+	if size == 0 {
+		n = 0 // nothing to repeat, however often
+	} else if n > maxBuilt/size {
+		return pyVal{}, false, true
+	}
+	if l.kind == pyStr {
+		return pyVal{kind: pyStr, s: strings.Repeat(l.s, int(n))}, true, true
+	}
+	out := pyVal{kind: l.kind}
+	for range n {
+		out.items = append(out.items, l.items...)
+	}
+	return out, true, true
+}
+
 // elems returns the elements of a str (one-character strs), tuple or list.
 func (v pyVal) elems() ([]pyVal, bool) {
 	switch {

@@ -85,6 +85,9 @@ func (b pyBin) eval(env func(string) (string, bool)) (pyVal, bool) {
 	if b.op == "+" && l.kind == pyStr && r.kind == pyStr {
 		return pyVal{kind: pyStr, s: l.s + r.s}, true
 	}
+	if v, ok, done := seqArith(b.op, l, r); done {
+		return v, ok
+	}
 	if !l.numeric() || !r.numeric() {
 		return pyVal{}, false
 	}

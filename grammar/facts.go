@@ -64,6 +64,9 @@ type CodeFacts struct {
 	Assigns map[int]AssignFact `json:"assigns"`
 	// Fors are the `for NAME in EXPR:` headers of a function (fors.go).
 	Fors map[int]ForFact `json:"fors"`
+	// RetExprs are the lines of a function that are one `return EXPR` with EXPR in the
+	// evaluator's subset (assign.go).
+	RetExprs map[int]string `json:"ret_exprs"`
 }
 
 // After is what can follow an event in the same frame before the next line event: line

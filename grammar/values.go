@@ -284,7 +284,9 @@ func (p *Program) retAfter(c int, prev *State) *retOverride {
 	// Right after the line event nothing but the line's loads runs: any value is kept.
 	v, ok := retRepr(vf, prev.Loc.Line, prev.Locals, func(Var) bool { return true })
 	if !ok {
-		return nil
+		if v, ok = p.retExprAt(c, prev); !ok {
+			return nil
+		}
 	}
 	return &retOverride{code: c, vals: map[int][]string{prev.Loc.Line: {content(v)}}}
 }
@@ -323,6 +325,9 @@ func (p *Program) retOnReturn(c int, prev *State) *retOverride {
 			k = func(Var) bool { return true } // nothing but the line's loads runs (retAfter)
 		}
 		v, ok := retRepr(vf, line, prev.Locals, k)
+		if !ok && sameLine {
+			v, ok = p.retExprAt(c, prev)
+		}
 		if !ok {
 			continue
 		}

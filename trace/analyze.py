@@ -1041,17 +1041,21 @@ def _assigns(tree, codes, out):
     for n in _ast.walk(tree):
         if isinstance(n, _ast.stmt):
             starts[n.lineno] = starts.get(n.lineno, 0) + 1
-    nodes = [n for n in _ast.walk(tree) if isinstance(n, (_ast.Assign, _ast.AugAssign, _ast.Expr))]
+    nodes = [n for n in _ast.walk(tree) if isinstance(n, (_ast.Assign, _ast.AugAssign, _ast.Expr, _ast.Return))]
     for ci, code in enumerate(codes):
         f = out[ci]
         if f["kind"] != "function" or f["loose"] or f["namespace"]:
             continue
         names = set(code.co_varnames) | set(code.co_cellvars) | set(code.co_freevars)
         cells = set(code.co_cellvars) | set(code.co_freevars)
-        assigns = {}
+        assigns, rets = {}, {}
         for node in nodes:
             line = node.lineno
             if node.end_lineno != line or starts.get(line) != 1 or str(line) not in f["after_line"]:
+                continue
+            if isinstance(node, _ast.Return):
+                if node.value is not None and _branch_expr_ok(node.value, names, builtins):
+                    rets[str(line)] = _ast.unparse(node.value)
                 continue
             fact = _assign_fact(node)
             if fact is None or fact["name"] not in code.co_varnames or fact["name"] in cells:
@@ -1061,6 +1065,7 @@ def _assigns(tree, codes, out):
                 continue
             assigns[str(line)] = fact
         f["assigns"] = assigns
+        f["ret_exprs"] = rets
 
 
 def _assign_fact(node):

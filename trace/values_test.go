@@ -783,3 +783,39 @@ func TestItemFactsForce(t *testing.T) {
 		t.Errorf("checked steps by line: %v, want 3 each at lines 5 and 6", checked)
 	}
 }
+
+// TestReturnExprFactsForce checks that a step from a line that is one `return EXPR`
+// (EXPR in the evaluator's subset) gives EXPR's value, and no other.
+func TestReturnExprFactsForce(t *testing.T) {
+	src := `def f(s, n):
+    k = n + 1
+    return s[:k].upper() + s[k:]
+`
+	rec, prog := recordFacts(t, "ret", src, "f('abc', 1)")
+	fwd := rec.Forward
+	checked := 0
+	for i, nd := range fwd.Nodes {
+		prev := nd.State()
+		if prev.Event != grammar.EventLine || prev.Loc.Line != 3 {
+			continue
+		}
+		for _, kind := range []grammar.ActionKind{grammar.StepOver, grammar.StepReturn} {
+			a := grammar.Action{Kind: kind}
+			j, exit, err := fwd.Do(i, a)
+			if err != nil || exit {
+				t.Fatalf("node %d: %v %v", i, err, exit)
+			}
+			text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
+			if !strings.Contains(text, `"'ABc'"`) || !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
+				t.Fatalf("node %d %s: the truth %q is rejected or not 'ABc'", i, kind, text)
+			}
+			if w := strings.Replace(text, `"'ABc'"`, `"'AB'"`, 1); accepts(prog, rec.Context, fwd.Dir, prev, a, w) {
+				t.Errorf("node %d %s: %q is accepted (the truth is %q)", i, kind, w, text)
+			}
+			checked++
+		}
+	}
+	if checked != 2 {
+		t.Errorf("%d steps checked, want step_over and step_return from line 3", checked)
+	}
+}
