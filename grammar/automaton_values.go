@@ -3,9 +3,12 @@ package grammar
 // This file narrows the automaton by the value facts (values.go): the keys and
 // values of a line state's locals, and the value of a return.
 
-// rule is the locals rule of the state being written, or nil.
+// rule is the locals rule of the state being written, or nil: the rule is about a
+// line state of one code object's frame, and says nothing once the state cannot be one
+// (the targets may allow line states of other code objects at prev's line, which
+// the rule's names would leave nothing to write).
 func (a *Automaton) rule() *localsRule {
-	if a.tg == nil || a.ev != EventLine {
+	if a.tg == nil || a.ev != EventLine || a.tg.locals == nil || !a.alive.has(a.tg.locals.code) {
 		return nil
 	}
 	return a.tg.locals

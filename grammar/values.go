@@ -67,6 +67,7 @@ type LineValues struct {
 // localsRule is what the value facts say about the locals object of a line state
 // that a step leads to. Keys and values are JSON string content, as written.
 type localsRule struct {
+	code       int                 // the code object of the frame it is about
 	keys       []string            // the keys the object may have
 	forced     map[string][]string // a key's value is one of these
 	mustMarker bool                // the diff form with its marker, certainly
@@ -162,7 +163,7 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 		return slices.Contains(vf.Cells, v.Name) || !p.f.NoClass || !immutableRepr.MatchString(v.Repr)
 	}
 	var kept []Var // certainly unchanged
-	r := &localsRule{forced: map[string][]string{}}
+	r := &localsRule{code: c, forced: map[string][]string{}}
 	for _, v := range prev.Locals {
 		if changeable(v) {
 			r.keys = append(r.keys, content(v.Name))

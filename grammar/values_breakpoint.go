@@ -44,7 +44,7 @@ func (p *Program) localsAtBreakpoint(c int, prev *State, lines []Loc) *localsRul
 		return nil
 	}
 	pure := reach.Pure && p.f.Closed
-	r := &localsRule{forced: map[string][]string{}}
+	r := &localsRule{code: c, forced: map[string][]string{}}
 	var kept []Var
 	for _, v := range prev.Locals {
 		changeable := slices.Contains(reach.Stores, v.Name) ||

@@ -142,7 +142,7 @@ func (p *Program) localsBefore(c int, prev *State, preds []node) *localsRule {
 	if !ok {
 		return nil
 	}
-	r := &localsRule{forced: map[string][]string{}}
+	r := &localsRule{code: c, forced: map[string][]string{}}
 	var kept []Var // certainly unchanged, so certainly bound before
 	sure := true   // every variable of prev is certainly a variable of Q
 	gone := false  // a variable of prev is certainly not one of Q
