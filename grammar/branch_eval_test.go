@@ -110,10 +110,6 @@ func randomCallExpr(r *rand.Rand, sub func() string) string {
 // CPython: wherever the evaluator answers, Python must give the same truth without
 // raising; and it must answer for most tests on known values.
 func TestEvalBranchMatchesPython(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("no python3")
-	}
 	r := rand.New(rand.NewPCG(12, 1))
 	var conds []string
 	for len(conds) < 3000 {
@@ -122,7 +118,53 @@ func TestEvalBranchMatchesPython(t *testing.T) {
 	conds = append(conds, "a == t", "c // 2 == -4", "c % 3 == 2", "-c % -3 == -2", "q[1] == \"'\"",
 		"u[1] > 'z'", "len(u) == 3", "p == (1, 1)", "[1, 'ab'] < l", "l[-1][0] + 1 == 3", "big - 1 > 0",
 		"d[(1, 2)] is None", "'k' in d and d['k'] == [True]", "len(st) == 3 and (2,) in st", "not es and not ed", "[d] == [d]", "d[True] == 2")
-	in, _ := json.Marshal(map[string]any{"env": branchEnv, "conds": conds})
+	want := pythonEvals(t, conds)
+	env := func(n string) (string, bool) {
+		v, ok := branchEnv[n]
+		return v, ok
+	}
+	answered, raised := 0, 0
+	for k, c := range conds {
+		got, ok := EvalBranch(c, env)
+		if want[k] == nil {
+			raised++
+		}
+		if !ok {
+			if k >= 3000 {
+				t.Errorf("%s: no answer (Python: %v)", c, want[k])
+			}
+			continue
+		}
+		answered++
+		if want[k] == nil {
+			t.Errorf("%s: %v, but Python raises", c, got)
+		} else if got != want[k].Truth {
+			t.Errorf("%s: %v, Python %v", c, got, want[k].Truth)
+		}
+	}
+	t.Logf("%d tests: %d answered, %d raise in Python", len(conds), answered, raised)
+	if answered < len(conds)/4 {
+		t.Errorf("only %d of %d answered", answered, len(conds))
+	}
+}
+
+// pyResult is what CPython makes of an expression on branchEnv: its value's repr and
+// truth.
+type pyResult struct {
+	Repr  string `json:"repr"`
+	Truth bool   `json:"truth"`
+}
+
+// pythonEvals evaluates each expression with CPython on branchEnv's values (with the
+// builtins the evaluator calls): nil where Python raises. The test is skipped without
+// python3.
+func pythonEvals(t *testing.T, exprs []string) []*pyResult {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	in, _ := json.Marshal(map[string]any{"env": branchEnv, "exprs": exprs})
 	script := `
 import json, sys
 d = json.load(sys.stdin)
@@ -132,12 +174,14 @@ for k, v in d["env"].items():
         env[k] = eval(v)
     except Exception:
         pass
+builtins = {"len": len, "abs": abs, "min": min, "max": max, "sorted": sorted}
 out = []
-for c in d["conds"]:
+for c in d["exprs"]:
     try:
-        out.append("T" if eval(c, {"__builtins__": {"len": len, "abs": abs, "min": min, "max": max, "sorted": sorted}}, dict(env)) else "F")
-    except Exception as e:
-        out.append("E")
+        v = eval(c, {"__builtins__": builtins}, dict(env))
+        out.append({"repr": repr(v), "truth": bool(v)})
+    except Exception:
+        out.append(None)
 print(json.dumps(out))
 `
 	cmd := exec.Command(py, "-c", script)
@@ -146,35 +190,11 @@ print(json.dumps(out))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want []string
-	if err := json.Unmarshal(outb, &want); err != nil {
+	var out []*pyResult
+	if err := json.Unmarshal(outb, &out); err != nil {
 		t.Fatal(err)
 	}
-	env := func(n string) (string, bool) {
-		v, ok := branchEnv[n]
-		return v, ok
-	}
-	answered, raised := 0, 0
-	for k, c := range conds {
-		got, ok := EvalBranch(c, env)
-		if want[k] == "E" {
-			raised++
-		}
-		if !ok {
-			if k >= 3000 {
-				t.Errorf("%s: no answer (Python: %s)", c, want[k])
-			}
-			continue
-		}
-		answered++
-		if g := map[bool]string{true: "T", false: "F"}[got]; g != want[k] {
-			t.Errorf("%s: %s, Python %s", c, g, want[k])
-		}
-	}
-	t.Logf("%d tests: %d answered, %d raise in Python", len(conds), answered, raised)
-	if answered < len(conds)/4 {
-		t.Errorf("only %d of %d answered", answered, len(conds))
-	}
+	return out
 }
 
 // FuzzEvalBranch: any test and repr parse without panic, and a test answered once is

@@ -180,16 +180,7 @@ def _unescaped(tree, code, f):
                  and n.lineno == code.co_firstlineno), None)
     if node is None:
         return
-    bound = set()  # names the program binds anywhere: a builtin of that name is not the builtin's
-    for n in _ast.walk(tree):
-        if isinstance(n, _ast.Name) and not isinstance(n.ctx, _ast.Load):
-            bound.add(n.id)
-        elif isinstance(n, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef)):
-            bound.add(n.name)
-        elif isinstance(n, _ast.arg):
-            bound.add(n.arg)
-        elif isinstance(n, _ast.alias):
-            bound.add((n.asname or n.name).split(".")[0])
+    bound = _bound_names([tree])  # a builtin of such a name is not the builtin's
     parent = {}
     for n in _ast.walk(node):
         for child in _ast.iter_child_nodes(n):
@@ -981,19 +972,7 @@ def _builtins_kept(tree):
 
 def _builtins_kept_of(tree, names):
     """The builtins among names that no binding in the file can hide (_builtins_kept)."""
-    kept = set(names)
-    for node in _ast.walk(tree):
-        if isinstance(node, _ast.Name) and not isinstance(node.ctx, _ast.Load):
-            kept.discard(node.id)
-        elif isinstance(node, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef)):
-            kept.discard(node.name)
-        elif isinstance(node, _ast.arg):
-            kept.discard(node.arg)
-        elif isinstance(node, (_ast.Global, _ast.Nonlocal)):
-            kept.difference_update(node.names)
-        elif isinstance(node, _ast.alias):
-            kept.discard(node.asname or node.name)
-    return kept
+    return set(names) - _bound_names([tree])
 
 
 def _branches(tree, codes, out):
@@ -1140,22 +1119,26 @@ def _fors(tree, codes, out):
             # reads, and the header does not read the variable (the for stores it), so
             # the iterator and the variable's last value are known.
             reads = sorted({n.id for n in _ast.walk(it) if isinstance(n, _ast.Name) and n.id in names})
-            stored = _stored_in(node.body + node.orelse) | {target.id}
+            body = _bound_names(node.body + node.orelse)
             fact["reads"] = reads
-            fact["again"] = not stored & set(reads) and target.id not in _stored_in(node.body + node.orelse)
+            fact["again"] = target.id not in body and not (body | {target.id}) & set(reads)
             fors[str(line)] = fact
         f["fors"] = fors
 
 
-def _stored_in(stmts):
-    """The names that statements (and what they nest) bind or unbind."""
+def _bound_names(nodes):
+    """The names that nodes (and what they nest, in any scope) bind or unbind: stores
+    and deletes, defs and classes, parameters, imports, global and nonlocal
+    declarations, except and match captures."""
     out = set()
-    for st in stmts:
-        for n in _ast.walk(st):
+    for node in nodes:
+        for n in _ast.walk(node):
             if isinstance(n, _ast.Name) and not isinstance(n.ctx, _ast.Load):
                 out.add(n.id)
             elif isinstance(n, (_ast.FunctionDef, _ast.AsyncFunctionDef, _ast.ClassDef)):
                 out.add(n.name)
+            elif isinstance(n, _ast.arg):
+                out.add(n.arg)
             elif isinstance(n, (_ast.Global, _ast.Nonlocal)):
                 out.update(n.names)
             elif isinstance(n, _ast.alias):
