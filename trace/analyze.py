@@ -62,11 +62,13 @@ def analyze_program(tree, code, entry=""):
     _calls(tree, codes, out, dynamic)
     noclass, closed = _world(codes, dynamic)
     imports = any(isinstance(n, (_ast.Import, _ast.ImportFrom)) for n in _ast.walk(tree))
+    bound = _bound_names([tree])  # a builtin of such a name is not the builtin
     if noclass and not dynamic and not imports:
         # Reprs are then of builtin values, which grammar/branch_eval.go reads exactly.
-        _branches(tree, codes, out)
-        _assigns(tree, codes, out)
-        _fors(tree, codes, out)
+        builtins = _EVAL_BUILTINS - bound
+        _branches(tree, codes, out, builtins)
+        _assigns(tree, codes, out, builtins)
+        _fors(tree, codes, out, builtins, "range" not in bound)
     facts = {"version": 1, "open": dynamic, "noclass": noclass, "closed": closed, "codes": out}
     call = _literal_call(entry)
     if entry.strip() and call is None:
@@ -76,7 +78,7 @@ def analyze_program(tree, code, entry=""):
         i = _entry_code(tree, codes, out, call)
         if i is not None:
             facts["entry_code"] = i
-            _unescaped(tree, codes[i], out[i])
+            _unescaped(tree, codes[i], out[i], bound)
     return facts
 
 
@@ -164,9 +166,10 @@ _ARG_SAFE_METHODS = frozenset((
 ))
 
 
-def _unescaped(tree, code, f):
+def _unescaped(tree, code, f, bound):
     """Set f["values"]["unescaped"]: the parameters of the entry's function (code, with
-    a single frame: _entry_code) that the function only reads. Every load of such a
+    a single frame: _entry_code) that the function only reads (bound: every name the
+    file binds, whose builtin is then not known). Every load of such a
     name is a use that neither changes the object nor lets another name reach it (an
     argument of a builtin that makes something new, the receiver of a reading method,
     a subscript, an iteration, a test, an operand, a formatted value, the returned
@@ -180,7 +183,6 @@ def _unescaped(tree, code, f):
                  and n.lineno == code.co_firstlineno), None)
     if node is None:
         return
-    bound = _bound_names([tree])  # a builtin of such a name is not the builtin's
     parent = {}
     for n in _ast.walk(node):
         for child in _ast.iter_child_nodes(n):
@@ -917,7 +919,7 @@ _EVAL_METHODS = {
 
 def _branch_expr_ok(node, names, builtins):
     """Whether node is in the subset grammar/branch_eval.go evaluates exactly; builtins
-    are the names of _EVAL_BUILTINS that mean the builtin (_builtins_kept)."""
+    are the names of _EVAL_BUILTINS that mean the builtin (no binding in the file)."""
     ok = lambda n: n is None or _branch_expr_ok(n, names, builtins)
     if isinstance(node, _ast.Name):
         return isinstance(node.ctx, _ast.Load) and node.id in names
@@ -964,26 +966,19 @@ def _branch_expr_ok(node, names, builtins):
     return False
 
 
-def _builtins_kept(tree):
-    """The names of _EVAL_BUILTINS that mean the builtin everywhere in the file: never
-    assigned, a parameter, a def or class, declared global, imported."""
-    return _builtins_kept_of(tree, _EVAL_BUILTINS)
+def _plain_functions(codes, out):
+    """The plain functions (no lambda, comprehension, class body, module or generator)
+    with their facts: where the branch, assignment and loop facts apply."""
+    for code, f in zip(codes, out):
+        if f["kind"] == "function" and not f["loose"] and not f["namespace"]:
+            yield code, f
 
 
-def _builtins_kept_of(tree, names):
-    """The builtins among names that no binding in the file can hide (_builtins_kept)."""
-    return set(names) - _bound_names([tree])
-
-
-def _branches(tree, codes, out):
+def _branches(tree, codes, out, builtins):
     """Fill each function's "branches": per line, the test (ast.unparse: literals are
     reprs) and what follows its line event when the test is true and when false."""
-    builtins = _builtins_kept(tree)
     nodes = [n for n in _ast.walk(tree) if isinstance(n, (_ast.If, _ast.While))]
-    for ci, code in enumerate(codes):
-        f = out[ci]
-        if f["kind"] != "function" or f["loose"] or f["namespace"]:
-            continue
+    for code, f in _plain_functions(codes, out):
         names = set(code.co_varnames) | set(code.co_cellvars) | set(code.co_freevars)
         ins = list(_dis.get_instructions(code))
         line_of = _line_table(code, ins)
@@ -1010,21 +1005,17 @@ def _branches(tree, codes, out):
 _ASSIGN_OPS = (_ast.Add, _ast.Sub, _ast.Mult, _ast.FloorDiv, _ast.Mod)
 
 
-def _assigns(tree, codes, out):
+def _assigns(tree, codes, out, builtins):
     """Fill each function's "assigns": per line that holds one statement and nothing
     else, `NAME = EXPR` or `NAME op= EXPR` (+ - * // %) with NAME a fast local (not a
     cell) and the value in the subset grammar/branch_eval.go evaluates exactly, the
     name and the stored value's expression (ast.unparse; `n + 1` for `n += 1`)."""
-    builtins = _builtins_kept(tree)
     starts = {}  # line -> statements starting there
     for n in _ast.walk(tree):
         if isinstance(n, _ast.stmt):
             starts[n.lineno] = starts.get(n.lineno, 0) + 1
     nodes = [n for n in _ast.walk(tree) if isinstance(n, (_ast.Assign, _ast.AugAssign, _ast.Expr, _ast.Return))]
-    for ci, code in enumerate(codes):
-        f = out[ci]
-        if f["kind"] != "function" or f["loose"] or f["namespace"]:
-            continue
+    for code, f in _plain_functions(codes, out):
         names = set(code.co_varnames) | set(code.co_cellvars) | set(code.co_freevars)
         cells = set(code.co_cellvars) | set(code.co_freevars)
         assigns, rets = {}, {}
@@ -1039,9 +1030,11 @@ def _assigns(tree, codes, out):
             fact = _assign_fact(node)
             if fact is None or fact["name"] not in code.co_varnames or fact["name"] in cells:
                 continue
-            if not all(_branch_expr_ok(_ast.parse(fact[k], mode="eval").body, names, builtins)
-                       for k in ("expr", "key", "append") if k in fact):
+            exprs = [k for k in ("expr", "key", "append") if k in fact]
+            if not all(_branch_expr_ok(fact[k], names, builtins) for k in exprs):
                 continue
+            for k in exprs:
+                fact[k] = _ast.unparse(fact[k])
             assigns[str(line)] = fact
         f["assigns"] = assigns
         f["ret_exprs"] = rets
@@ -1049,13 +1042,14 @@ def _assigns(tree, codes, out):
 
 def _assign_fact(node):
     """The fact of one assignment statement (_assigns), or None: `NAME = EXPR`, `NAME
-    op= EXPR`, `NAME[KEY] = EXPR`, `NAME[KEY] op= EXPR` or `NAME.append(EXPR)`."""
+    op= EXPR`, `NAME[KEY] = EXPR`, `NAME[KEY] op= EXPR` or `NAME.append(EXPR)`; its
+    "expr", "key" and "append" are still AST nodes."""
     if isinstance(node, _ast.Expr):
         c = node.value
         if (isinstance(c, _ast.Call) and isinstance(c.func, _ast.Attribute) and c.func.attr == "append"
                 and isinstance(c.func.value, _ast.Name) and len(c.args) == 1 and not c.keywords
                 and not isinstance(c.args[0], _ast.Starred)):
-            return {"name": c.func.value.id, "append": _ast.unparse(c.args[0])}
+            return {"name": c.func.value.id, "append": c.args[0]}
         return None
     if isinstance(node, _ast.Assign):
         if len(node.targets) != 1:
@@ -1071,7 +1065,7 @@ def _assign_fact(node):
             return None
         value = _ast.BinOp(load, node.op, node.value)
     if isinstance(target, _ast.Name):
-        fact = {"name": target.id, "expr": _ast.unparse(value)}
+        fact = {"name": target.id, "expr": value}
         if (isinstance(node, _ast.AugAssign) and isinstance(node.op, (_ast.Add, _ast.Sub))
                 and not any(isinstance(n, _ast.Name) and n.id == target.id for n in _ast.walk(node.value))):
             # Undone by the inverse rules (grammar/assign_inverse.go): NAME -= or
@@ -1080,24 +1074,20 @@ def _assign_fact(node):
         return fact
     if (isinstance(target, _ast.Subscript) and isinstance(target.value, _ast.Name)
             and not isinstance(target.slice, _ast.Slice)):
-        return {"name": target.value.id, "key": _ast.unparse(target.slice), "expr": _ast.unparse(value)}
+        return {"name": target.value.id, "key": target.slice, "expr": value}
     return None
 
 
-def _fors(tree, codes, out):
+def _fors(tree, codes, out, builtins, range_kept):
     """Fill each function's "fors": per `for NAME in EXPR:` header on one line (the body
     on later lines) with NAME a fast local that no `del` unbinds, the name and EXPR
-    (ast.unparse) in the evaluator's subset, or the arguments of `range(...)` there;
-    grammar/fors.go gives the first element when NAME is still unbound."""
-    builtins = _builtins_kept(tree)
+    (ast.unparse) in the evaluator's subset, or the arguments of `range(...)` there
+    (range_kept: the name means the builtin), the names the header reads, and whether a
+    later pass is known ("again"); grammar/fors.go gives the values NAME can take."""
     deleted = {t.id for n in _ast.walk(tree) if isinstance(n, _ast.Delete)
                for t in n.targets if isinstance(t, _ast.Name)}
-    range_kept = "range" in _builtins_kept_of(tree, ("range",))
     nodes = [n for n in _ast.walk(tree) if isinstance(n, _ast.For)]
-    for ci, code in enumerate(codes):
-        f = out[ci]
-        if f["kind"] != "function" or f["loose"] or f["namespace"]:
-            continue
+    for code, f in _plain_functions(codes, out):
         names = set(code.co_varnames) | set(code.co_cellvars) | set(code.co_freevars)
         cells = set(code.co_cellvars) | set(code.co_freevars)
         fors = {}
