@@ -208,12 +208,8 @@ func (v pyVal) writeRepr(b *strings.Builder, depth int) bool {
 // of code c at a line that is one `return EXPR`) gives right after it: EXPR on prev's
 // locals, when it evaluates (then Python raises nothing there and calls nothing).
 func (p *Program) retExprAt(c int, prev *State) (string, bool) {
-	cf := &p.f.Codes[c]
-	expr, ok := cf.RetExprs[prev.Loc.Line]
-	if !ok || prev.Event != EventLine || !p.f.NoClass || cf.Kind != "function" || cf.Loose {
-		return "", false
-	}
-	if _, diff := prev.Locals.Get(DiffMarkerKey); diff {
+	expr, ok := p.f.Codes[c].RetExprs[prev.Loc.Line]
+	if !ok || !p.evaluable(c, prev) {
 		return "", false
 	}
 	v, ok := EvalValue(expr, prev.Locals.Get)
@@ -233,16 +229,9 @@ func (t *Targets) AssignRule() bool { return t.locals != nil && t.locals.assign 
 // whole line, so when the frame's next line event comes (no exception left it) the
 // store has run, once.
 func (p *Program) assignAfter(c int, prev *State) (name, repr string, ok bool) {
-	cf := &p.f.Codes[c]
-	if prev.Event != EventLine || !p.f.NoClass || cf.Kind != "function" || cf.Loose {
+	as, ok := p.f.Codes[c].Assigns[prev.Loc.Line]
+	if !ok || !p.evaluable(c, prev) {
 		return "", "", false
-	}
-	as, ok := cf.Assigns[prev.Loc.Line]
-	if !ok {
-		return "", "", false
-	}
-	if _, diff := prev.Locals.Get(DiffMarkerKey); diff {
-		return "", "", false // a diff form leaves names out
 	}
 	val, ok := as.value(prev.Locals.Get)
 	if !ok {

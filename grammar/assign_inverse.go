@@ -13,8 +13,7 @@ import "strings"
 // an int minus (or plus) an int, or a str without the str suffix it was given. An int
 // 0 or 1 may have been False or True (True + 1 == 2): both are given.
 func (p *Program) undoBefore(c int, prev *State, preds []node) (name string, reprs []string, ok bool) {
-	cf := &p.f.Codes[c]
-	if !p.f.NoClass || cf.Kind != "function" || cf.Loose {
+	if !p.evaluable(c, prev) {
 		return "", nil, false
 	}
 	line := -1
@@ -27,11 +26,8 @@ func (p *Program) undoBefore(c int, prev *State, preds []node) (name string, rep
 		}
 		line = q.line
 	}
-	as, ok := cf.Assigns[line]
+	as, ok := p.f.Codes[c].Assigns[line]
 	if line < 0 || !ok || as.Undo == nil {
-		return "", nil, false
-	}
-	if _, diff := prev.Locals.Get(DiffMarkerKey); diff {
 		return "", nil, false
 	}
 	env := prev.Locals.Get

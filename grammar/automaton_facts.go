@@ -245,11 +245,7 @@ func (a *Automaton) markerAllowed() bool {
 // missingKey returns a key the locals rule requires that is not written yet, or "".
 func (a *Automaton) missingKey() string {
 	if r := a.rule(); r != nil {
-		for _, k := range r.required {
-			if !a.used(k) {
-				return k
-			}
-		}
+		return a.unwritten(r.required)
 	}
 	return ""
 }
@@ -257,10 +253,16 @@ func (a *Automaton) missingKey() string {
 // missingPresent returns a key the full form must have that is not written yet, or "".
 func (a *Automaton) missingPresent() string {
 	if r := a.rule(); r != nil {
-		for _, k := range r.present {
-			if !a.used(k) {
-				return k
-			}
+		return a.unwritten(r.present)
+	}
+	return ""
+}
+
+// unwritten returns the first of keys not written yet, or "".
+func (a *Automaton) unwritten(keys []string) string {
+	for _, k := range keys {
+		if !a.used(k) {
+			return k
 		}
 	}
 	return ""

@@ -1,7 +1,5 @@
 package grammar
 
-import "slices"
-
 // This file is the branch rule (docs/decisions.md, "Branch facts"): after a line
 // state at an `if`, `elif` or `while` line whose test reads only locals with exactly
 // known values, a step goes the way the test goes.
@@ -19,16 +17,8 @@ type BranchFact struct {
 // the frame when the facts know c's branch at that line and its test evaluates on
 // prev's locals without error, or nil (then the line's facts apply unchanged).
 func (p *Program) branchAfter(c int, prev *State) *After {
-	cf := &p.f.Codes[c]
-	if prev.Event != EventLine || p.f.Open || !p.f.NoClass || cf.Kind != "function" || cf.Loose || cf.Namespace || cf.OpenNames {
-		return nil
-	}
-	b, ok := cf.Branches[prev.Loc.Line]
-	if !ok {
-		return nil
-	}
-	// Only a whole state: a diff form (its marker) leaves names out.
-	if slices.ContainsFunc(prev.Locals, func(v Var) bool { return v.Name == DiffMarkerKey }) {
+	b, ok := p.f.Codes[c].Branches[prev.Loc.Line]
+	if !ok || !p.evaluable(c, prev) {
 		return nil
 	}
 	v, ok := EvalBranch(b.Cond, prev.Locals.Get)
@@ -39,6 +29,19 @@ func (p *Program) branchAfter(c int, prev *State) *After {
 		return &b.True
 	}
 	return &b.False
+}
+
+// evaluable reports whether the evaluator may read prev's locals for a rule of code c
+// (branch, assignment, loop and return facts): prev is a line state of a plain function
+// in a program with no class and nothing dynamic, so every repr is a builtin value's,
+// and a whole state (a diff form, its marker, leaves names out).
+func (p *Program) evaluable(c int, prev *State) bool {
+	cf := &p.f.Codes[c]
+	if prev.Event != EventLine || p.f.Open || !p.f.NoClass || cf.Kind != "function" || cf.Loose || cf.Namespace || cf.OpenNames {
+		return false
+	}
+	_, diff := prev.Locals.Get(DiffMarkerKey)
+	return !diff
 }
 
 // BranchRule reports whether the branch rule chose the successors, for tests.

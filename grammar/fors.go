@@ -25,16 +25,9 @@ type ForFact struct {
 // loop entered again), the element after each one equal to it (the next pass) and its
 // own value (the loop ends). False when not known or when more than eight.
 func (p *Program) forNext(c int, prev *State) (name string, reprs []string, ok bool) {
-	cf := &p.f.Codes[c]
-	if prev.Event != EventLine || !p.f.NoClass || cf.Kind != "function" || cf.Loose {
+	ff, ok := p.f.Codes[c].Fors[prev.Loc.Line]
+	if !ok || !p.evaluable(c, prev) {
 		return "", nil, false
-	}
-	ff, ok := cf.Fors[prev.Loc.Line]
-	if !ok {
-		return "", nil, false
-	}
-	if _, diff := prev.Locals.Get(DiffMarkerKey); diff {
-		return "", nil, false // a diff form leaves names out
 	}
 	env := prev.Locals.Get
 	cur, bound := env(ff.Name)
