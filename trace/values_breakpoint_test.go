@@ -60,29 +60,8 @@ func TestBreakpointFactsSound(t *testing.T) {
 		if got := rec.Parsed.Facts.EntryCode != nil; got != p.entryCode {
 			t.Errorf("%s: entry code %v, want %v", p.name, got, p.entryCode)
 		}
+		replaySteps(t, p.name, rec, prog, nil)
 		fwd := rec.Forward
-		inv := fwd.Inverse()
-		for _, tr := range []*Tree{fwd, inv} {
-			kinds := []grammar.ActionKind{grammar.StepInto, grammar.StepOver, grammar.StepReturn}
-			if tr == inv {
-				kinds = []grammar.ActionKind{grammar.InvStepInto, grammar.InvStepOver, grammar.InvStepCall}
-			}
-			for i := range tr.Nodes {
-				for _, kind := range kinds {
-					a := grammar.Action{Kind: kind}
-					j, exit, err := tr.Do(i, a)
-					if err == ErrAtStart {
-						continue
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					if msg := acceptTransition(prog, rec.Context, tr, i, j, exit, a); msg != "" {
-						t.Errorf("%s: node %d (%s %d) %s -> %s", p.name, i, tr.Nodes[i].Event, tr.Nodes[i].Loc.Line, kind, msg)
-					}
-				}
-			}
-		}
 		for i := range fwd.Nodes {
 			for _, l := range rec.Parsed.Executable {
 				a := grammar.Action{Kind: grammar.Breakpoint, Lines: []grammar.Loc{{Line: l}}}

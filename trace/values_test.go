@@ -508,38 +508,50 @@ def main():
 	}
 }
 
+// replaySteps replays every step (step_into, step_over, step_return, and the inverse
+// ones) from every node of rec's trees through prog's facts: the state the run
+// reaches must be accepted. each, when set, sees every step replayed.
+func replaySteps(t *testing.T, name string, rec *Recording, prog *grammar.Program, each func(prev grammar.State, a grammar.Action)) {
+	t.Helper()
+	fwd := rec.Forward
+	inv := fwd.Inverse()
+	for _, tr := range []*Tree{fwd, inv} {
+		kinds := []grammar.ActionKind{grammar.StepInto, grammar.StepOver, grammar.StepReturn}
+		if tr == inv {
+			kinds = []grammar.ActionKind{grammar.InvStepInto, grammar.InvStepOver, grammar.InvStepCall}
+		}
+		for i := range tr.Nodes {
+			for _, kind := range kinds {
+				a := grammar.Action{Kind: kind}
+				j, exit, err := tr.Do(i, a)
+				if err == ErrAtStart {
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if msg := acceptTransition(prog, rec.Context, tr, i, j, exit, a); msg != "" {
+					t.Errorf("%s: node %d (%s %d) %s -> %s", name, i, tr.Nodes[i].Event, tr.Nodes[i].Loc.Line, kind, msg)
+				}
+				if each != nil {
+					each(tr.Nodes[i].State(), a)
+				}
+			}
+		}
+	}
+}
+
 // TestValueFactsSound replays every step of the value programs through the facts.
 func TestValueFactsSound(t *testing.T) {
 	ruled := 0
 	for k, p := range valuePrograms {
-		rec, prog := recordFacts(t, fmt.Sprintf("values program %d", k), p.src, p.entry)
-		fwd := rec.Forward
-		inv := fwd.Inverse()
-		for _, tr := range []*Tree{fwd, inv} {
-			kinds := []grammar.ActionKind{grammar.StepInto, grammar.StepOver, grammar.StepReturn}
-			if tr == inv {
-				kinds = []grammar.ActionKind{grammar.InvStepInto, grammar.InvStepOver, grammar.InvStepCall}
+		name := fmt.Sprintf("program %d", k)
+		rec, prog := recordFacts(t, name, p.src, p.entry)
+		replaySteps(t, name, rec, prog, func(prev grammar.State, a grammar.Action) {
+			if a.Kind == grammar.StepReturn && prog.Targets(&prev, a).ReturnRule() {
+				ruled++
 			}
-			for i := range tr.Nodes {
-				for _, kind := range kinds {
-					a := grammar.Action{Kind: kind}
-					j, exit, err := tr.Do(i, a)
-					if err == ErrAtStart {
-						continue
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					if msg := acceptTransition(prog, rec.Context, tr, i, j, exit, a); msg != "" {
-						t.Errorf("program %d: node %d (%s %d) %s -> %s", k, i, tr.Nodes[i].Event, tr.Nodes[i].Loc.Line, kind, msg)
-					}
-					prev := tr.Nodes[i].State()
-					if kind == grammar.StepReturn && prog.Targets(&prev, a).ReturnRule() {
-						ruled++
-					}
-				}
-			}
-		}
+		})
 	}
 	t.Logf("step_returns under the return rule: %d", ruled)
 	if ruled == 0 {
