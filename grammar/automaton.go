@@ -16,6 +16,8 @@ package grammar
 // copy that appends never changes what the original sees, and with spare capacity
 // (reserve) it does not allocate.
 
+import "strings"
+
 // Limits bound a generated state so that generation always terminates.
 type Limits struct {
 	MaxTokens int // tokens per state before the structure is force-closed (default 512)
@@ -116,6 +118,9 @@ type Automaton struct {
 	vals  []string
 	vpos  int
 	vdead uint8
+	// vkind: the first byte of the value being written must be one of these ("":
+	// any), the kind of object the variable certainly still holds (values_kinds.go).
+	vkind string
 }
 
 // NewAutomaton starts the grammar of the state after action `after` (zero: any) in
@@ -132,8 +137,11 @@ func NewAutomaton(ctx Context, dir Direction, prev *State, after ActionKind, tar
 	}
 	if targets != nil {
 		a.tg, a.src = targets, targets.p.src
-		if targets.NeverOnly {
+		switch {
+		case targets.NeverOnly:
 			a.exit = exitNeverTrie
+		case targets.NoNormal:
+			a.exit = exitFailedTrie
 		}
 	} else {
 		a.src = srcTrie(ctx)
@@ -310,9 +318,10 @@ func (a *Automaton) byteOK(c byte) bool {
 		if a.tg != nil && !a.keyDone(key) {
 			return false
 		}
-		a.vals = nil
+		a.vals, a.vkind = nil, ""
 		if r := a.rule(); r != nil {
 			a.setVals(r.forced[string(key)])
+			a.vkind = r.kinds[string(key)]
 		} else if a.ev == EventCall {
 			a.setVals(a.tg.callValues(string(key)))
 		}
@@ -334,6 +343,12 @@ func (a *Automaton) byteOK(c byte) bool {
 		}
 		a.phase, a.s = phVal, jstr{}
 	case phVal:
+		if a.vkind != "" {
+			if c == '"' || strings.IndexByte(a.vkind, c) < 0 {
+				return false
+			}
+			a.vkind = ""
+		}
 		closed, ok := a.strByte(c, a.lim.MaxRepr)
 		if !ok || (a.vals != nil && !a.valByte(c, closed)) {
 			return false

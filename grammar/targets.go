@@ -15,6 +15,8 @@ type Targets struct {
 	// NeverOnly: the only exit is a run cut off (never): a step from inside a frame
 	// cannot reach the end of the run otherwise.
 	NeverOnly bool
+	// NoNormal: the exit cannot be normal (exits.go).
+	NoNormal bool
 	// set[ev][code] holds the allowed lines; tins the same lines as sorted tins of
 	// their SRC strings' ends.
 	set  [EventInvLineCall + 1]map[int]map[int]bool
@@ -195,7 +197,7 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 			t.ret = p.retAfter(own, prev)
 		}
 	}
-	t.NeverOnly = (a.Kind == StepInto || a.Kind == StepOver) && prev.Event.HasLocals()
+	p.exits(t, own, prev, a)
 	for _, c := range codes {
 		cf := &p.f.Codes[c]
 		switch a.Kind {
