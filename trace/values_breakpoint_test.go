@@ -122,7 +122,7 @@ func TestBreakpointFactsForce(t *testing.T) {
 	for _, w := range []string{
 		strings.Replace(text, `"s": "'abca'"`, `"s": "'abcb'"`, 1),
 		strings.Replace(text, `"xs": "['a', 2]"`, `"xs": "['a', 3]"`, 1),
-		strings.Replace(text, `"s": "'abca'", `, ``, 1), // the full form without s, still bound
+		strings.Replace(text, `"s": "'abca'", `, ``, 1),           // the full form without s, still bound
 		strings.Replace(text, `"xs": "['a', 2]"`, `"xs": "2"`, 1), // not the list's kind
 	} {
 		if w == text {
