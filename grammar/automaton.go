@@ -16,8 +16,6 @@ package grammar
 // copy that appends never changes what the original sees, and with spare capacity
 // (reserve) it does not allocate.
 
-import "strings"
-
 // Limits bound a generated state so that generation always terminates.
 type Limits struct {
 	MaxTokens int // tokens per state before the structure is force-closed (default 512)
@@ -118,9 +116,6 @@ type Automaton struct {
 	vals  []string
 	vpos  int
 	vdead uint8
-	// vkind: the first byte of the value being written must be one of these ("":
-	// any), the kind of object the variable certainly still holds (values_kinds.go).
-	vkind string
 }
 
 // NewAutomaton starts the grammar of the state after action `after` (zero: any) in
@@ -137,11 +132,8 @@ func NewAutomaton(ctx Context, dir Direction, prev *State, after ActionKind, tar
 	}
 	if targets != nil {
 		a.tg, a.src = targets, targets.p.src
-		switch {
-		case targets.NeverOnly:
+		if targets.NeverOnly {
 			a.exit = exitNeverTrie
-		case targets.NoNormal:
-			a.exit = exitFailedTrie
 		}
 	} else {
 		a.src = srcTrie(ctx)
@@ -318,10 +310,9 @@ func (a *Automaton) byteOK(c byte) bool {
 		if a.tg != nil && !a.keyDone(key) {
 			return false
 		}
-		a.vals, a.vkind = nil, ""
+		a.vals = nil
 		if r := a.rule(); r != nil {
 			a.setVals(r.forced[string(key)])
-			a.vkind = r.kinds[string(key)]
 		} else if a.ev == EventCall {
 			a.setVals(a.tg.callValues(string(key)))
 		}
@@ -343,12 +334,6 @@ func (a *Automaton) byteOK(c byte) bool {
 		}
 		a.phase, a.s = phVal, jstr{}
 	case phVal:
-		if a.vkind != "" {
-			if c == '"' || strings.IndexByte(a.vkind, c) < 0 {
-				return false
-			}
-			a.vkind = ""
-		}
 		closed, ok := a.strByte(c, a.lim.MaxRepr)
 		if !ok || (a.vals != nil && !a.valByte(c, closed)) {
 			return false

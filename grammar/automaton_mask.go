@@ -27,7 +27,7 @@ func (a *Automaton) PlainRoom() (room int, ok bool) {
 		}
 		limit = a.lim.MaxKey
 	case phVal, phArgStr:
-		if a.vals != nil || a.vkind != "" {
+		if a.vals != nil {
 			return 0, false // the value facts narrow it
 		}
 	default:

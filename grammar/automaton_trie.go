@@ -120,11 +120,9 @@ func srcTrie(ctx Context) *trie {
 	return t
 }
 
-// exitTrie is the trie of the exit words; exitNeverTrie allows a run cut off alone,
-// exitFailedTrie every exit but the normal one.
+// exitTrie is the trie of the exit words; exitNeverTrie allows a run cut off alone.
 var exitTrie = newTrie([]string{string(ExitNormal), string(ExitError), string(ExitNever)})
 var exitNeverTrie = newTrie([]string{string(ExitNever)})
-var exitFailedTrie = newTrie([]string{string(ExitError), string(ExitNever)})
 
 // Finish force-closes the state from wherever the automaton stands, so that it
 // decodes: an unfinished escape or locals entry is cut off (text is returned shorter),
@@ -184,7 +182,11 @@ func (a *Automaton) Finish(text []byte, defSrc string) []byte {
 				if a.markerAllowed() {
 					piece = diffMarkerEntry + "}"
 				} else {
-					piece = `"` + name + `": "` + a.rule().fill(name) + `"`
+					value := ""
+					if vs := a.rule().forced[name]; len(vs) > 0 {
+						value = vs[0]
+					}
+					piece = `"` + name + `": "` + value + `"`
 				}
 				if a.phase == phAfterVal {
 					piece = ", " + piece

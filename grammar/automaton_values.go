@@ -65,13 +65,9 @@ func (a *Automaton) valueRest() string {
 	return only[a.vpos:] + `"`
 }
 
-// finishVal is what closes the value being written: the first byte its kind allows
-// when nothing is written yet, the rest of a candidate the value facts leave (the
-// first), or the closing quote.
+// finishVal is what closes the value being written: the rest of a candidate the
+// value facts leave (the first), or the closing quote.
 func (a *Automaton) finishVal() string {
-	if a.vkind != "" {
-		return a.vkind[:1] + `"` // nothing written yet: the shortest start of its kind
-	}
 	for i, v := range a.vals {
 		if a.vdead&(1<<i) == 0 && a.vpos <= len(v) {
 			return v[a.vpos:] + `"`

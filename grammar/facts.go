@@ -29,10 +29,6 @@ type Facts struct {
 	// by any call. Without it a run is one call of the entry (or the entry is not
 	// known, and assumed to be such a call).
 	EntryOpen bool `json:"entry_open,omitempty"`
-	// NoSystemExit: no line of the program can raise SystemExit (no import, no
-	// dynamic code, none of the names that reach it), so a run that exits normally
-	// got there by returning from its entry.
-	NoSystemExit bool `json:"no_system_exit,omitempty"`
 }
 
 // CodeFacts are the facts of one code object (module, function, lambda,

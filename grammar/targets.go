@@ -12,11 +12,10 @@ import (
 type Targets struct {
 	p    *Program
 	Exit bool
-	// NeverOnly: the only exit is a run cut off (never): a step from inside a frame
-	// cannot reach the end of the run otherwise.
+	// NeverOnly: the only exit is a run cut off (never): a step, or a step_return,
+	// from inside a frame cannot reach the end of the run otherwise (the next state,
+	// the next one at its level, the frame's return or final exception come first).
 	NeverOnly bool
-	// NoNormal: the exit cannot be normal (exits.go).
-	NoNormal bool
 	// set[ev][code] holds the allowed lines; tins the same lines as sorted tins of
 	// their SRC strings' ends.
 	set  [EventInvLineCall + 1]map[int]map[int]bool
@@ -197,7 +196,7 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 			t.ret = p.retAfter(own, prev)
 		}
 	}
-	p.exits(t, own, prev, a)
+	t.NeverOnly = (a.Kind == StepInto || a.Kind == StepOver || a.Kind == StepReturn) && prev.Event.HasLocals()
 	for _, c := range codes {
 		cf := &p.f.Codes[c]
 		switch a.Kind {

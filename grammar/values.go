@@ -79,9 +79,6 @@ type localsRule struct {
 	// present are keys the full form certainly has (variables certainly still
 	// bound): it cannot close with the brace without them (the marker leaves them out).
 	present []string
-	// kinds: a free key's value starts with one of these bytes, the kind of the
-	// object it still holds (values_kinds.go).
-	kinds map[string]string
 }
 
 // immutableRepr matches the reprs that, in a program without classes, only
@@ -168,13 +165,10 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 	var kept []Var // certainly unchanged
 	r := &localsRule{code: c, forced: map[string][]string{}}
 	for _, v := range prev.Locals {
-		if !changeable(v) {
+		if changeable(v) {
+			r.keys = append(r.keys, content(v.Name))
+		} else {
 			kept = append(kept, v)
-			continue
-		}
-		r.keys = append(r.keys, content(v.Name))
-		if !slices.Contains(lv.Stores, v.Name) && !slices.Contains(vf.Cells, v.Name) {
-			p.keepKind(r, v)
 		}
 	}
 	// Names that can become bound: those stored, and cells when other code runs.

@@ -51,9 +51,6 @@ func (p *Program) localsAtBreakpoint(c int, prev *State, lines []Loc) *localsRul
 			!pure && (slices.Contains(vf.Cells, v.Name) || !p.f.NoClass || !immutableRepr.MatchString(v.Repr)) && !p.untouched(c, v)
 		if changeable {
 			r.keys = append(r.keys, content(v.Name))
-			if !slices.Contains(reach.Stores, v.Name) && !slices.Contains(vf.Cells, v.Name) {
-				p.keepKind(r, v)
-			}
 		} else {
 			kept = append(kept, v)
 		}

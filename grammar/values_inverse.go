@@ -158,9 +158,6 @@ func (p *Program) localsBefore(c int, prev *State, preds []node) *localsRule {
 		}
 		if stored || (!pure && (cell || !p.f.NoClass || !immutableRepr.MatchString(v.Repr)) && !p.untouched(c, v)) {
 			r.keys = append(r.keys, content(v.Name))
-			if !stored && !cell {
-				p.keepKind(r, v)
-			}
 		} else {
 			kept = append(kept, v)
 		}

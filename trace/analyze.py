@@ -70,8 +70,6 @@ def analyze_program(tree, code, entry=""):
         _assigns(tree, codes, out, builtins)
         _fors(tree, codes, out, builtins, "range" not in bound)
     facts = {"version": 1, "open": dynamic, "noclass": noclass, "closed": closed, "codes": out}
-    if not dynamic and not imports and not _can_exit_quietly(tree):
-        facts["no_system_exit"] = True
     call = _literal_call(entry)
     if entry.strip() and call is None:
         # The entry can call several functions of the program, one after another.
@@ -219,25 +217,6 @@ def _reads_only(name, parent, bound):
     if isinstance(p, (_ast.If, _ast.While, _ast.Assert, _ast.IfExp)):
         return p.test is name
     return isinstance(p, (_ast.Compare, _ast.UnaryOp, _ast.BinOp, _ast.FormattedValue, _ast.Return, _ast.Expr))
-
-
-# Names that can reach SystemExit, which a run reports as a normal exit when its code
-# is 0 or None: the exception itself, the builtins that raise it, and the ways to the
-# builtins and to every class behind the program's back.
-_EXIT_NAMES = frozenset(("SystemExit", "exit", "quit", "__builtins__", "BaseException", "breakpoint", "help"))
-_EXIT_ATTRS = frozenset(("__builtins__", "__subclasses__", "__class__", "__base__", "__bases__",
-                         "__mro__", "__globals__", "__self__", "__reduce__", "__reduce_ex__"))
-
-
-def _can_exit_quietly(tree):
-    """Whether a line of the program could raise SystemExit (a normal exit of the run
-    from anywhere). A program without imports and dynamic code reaches it only by name."""
-    for node in _ast.walk(tree):
-        if isinstance(node, _ast.Name) and node.id in _EXIT_NAMES:
-            return True
-        if isinstance(node, _ast.Attribute) and node.attr in _EXIT_ATTRS:
-            return True
-    return False
 
 
 def _dunder(name):
