@@ -119,9 +119,8 @@ func EvalValue(expr string, env func(name string) (string, bool)) (repr string, 
 
 // evalExpr parses and evaluates expr (EvalBranch's subset).
 func evalExpr(expr string, env func(name string) (string, bool)) (pyVal, bool) {
-	p := &pyParser{s: expr}
-	e, ok := p.expr(0)
-	if !ok || p.skip() < len(p.s) {
+	e, ok := parseExpr(expr)
+	if !ok {
 		return pyVal{}, false
 	}
 	return e.eval(env)

@@ -111,3 +111,150 @@ func randomMethodExpr(r *rand.Rand) string {
 	}
 	return e + ")"
 }
+
+// TestEvalComps checks comprehensions, generator expressions consumed whole and dict
+// displays: their values as Python writes them, and no answer where Python would
+// raise, where the order is a hash table's, or where a generator would be kept.
+func TestEvalComps(t *testing.T) {
+	env := map[string]string{"ns": "[3, -1, 2]", "s": "'ab\\'c'", "d": "{'k': 1, 3: 2}", "e": "set()", "n": "3", "b": "True"}
+	get := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	for expr, want := range map[string]string{
+		"[x * 2 for x in ns if x > 0]":                     "[6, 4]",
+		"[c for c in s]":                                   `['a', 'b', "'", 'c']`,
+		"{k: len(v) for k, v in [('a', 'xy'), ('b', '')]}": "{'a': 2, 'b': 0}",
+		"{n: 1, 'a': b, True: 0}":                          "{3: 1, 'a': True, True: 0}",
+		"{1: 'a', True: 'b'}":                              "{1: 'b'}",
+		"{}":                                               "{}",
+		"sum((x for x in ns))":                             "4",
+		"sum(ns) + sum({1: 'a'})":                          "5",
+		"sum([])":                                          "0",
+		"any((x < 0 for x in ns))":                         "True",
+		"all(ns) and not all([0])":                         "True",
+		"list(s)":                                          `['a', 'b', "'", 'c']`,
+		"tuple(d)":                                         "('k', 3)",
+		"''.join((c.upper() for c in s if c != 'b'))": `"A'C"`,
+		"[a for a, in [(1,), (2,)]]":                  "[1, 2]",
+		"[(i, j) for i, j in ['ab', 'cd']]":           "[('a', 'b'), ('c', 'd')]",
+		"[n for n in ns if n > 2] + [n]":              "[3, 3]",
+		"max((x for x in ns)) if b else 0":            "3",
+	} {
+		got, ok := EvalValue(expr, get)
+		if !ok || got != want {
+			t.Errorf("%s = %q (%v), want %q", expr, got, ok, want)
+		}
+	}
+	for _, expr := range []string{
+		"(x for x in ns)",      // a generator object, kept
+		"len((x for x in ns))", // TypeError: len of a generator
+		"sum((x for x in ns)) + (y for y in ns)",
+		"(x for x in ns)[0]",          // TypeError
+		"[x for x in e]",              // a set's order
+		"{[1]: 2}",                    // TypeError: unhashable
+		"[x for x in ns for y in ns]", // two for clauses: not read
+		"[x for x in n]",              // TypeError: not iterable
+		"[x for x, y in ns]",          // TypeError: cannot unpack
+		"{1, 2}",                      // a set display
+		"sum(d)",                      // TypeError: a str key
+		"sum(['a'])",                  // TypeError
+		"sum(ns, (x for x in ns))",    // not the only argument
+		"[x for x in ns if x > 'a']",  // TypeError
+		"[for x in ns]",               // not Python
+	} {
+		if got, ok := EvalValue(expr, get); ok {
+			t.Errorf("%s = %q, want no answer", expr, got)
+		}
+	}
+}
+
+// TestEvalCompsMatchPython evaluates random comprehensions, consumed generator
+// expressions and dict displays with EvalValue and with CPython: wherever EvalValue
+// answers, Python must give the same repr without raising.
+func TestEvalCompsMatchPython(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	var exprs []string
+	for len(exprs) < 2000 {
+		exprs = append(exprs, randomCompExpr(r))
+	}
+	want := pythonEvals(t, exprs)
+	env := func(n string) (string, bool) { v, ok := branchEnv[n]; return v, ok }
+	answered := 0
+	for k, e := range exprs {
+		got, ok := EvalValue(e, env)
+		if !ok {
+			continue
+		}
+		answered++
+		if want[k] == nil {
+			t.Errorf("%s = %s, but Python raises", e, got)
+		} else if got != want[k].Repr {
+			t.Errorf("%s = %s, Python %s", e, got, want[k].Repr)
+		}
+	}
+	t.Logf("%d expressions: %d answered", len(exprs), answered)
+	if answered < len(exprs)/5 {
+		t.Errorf("only %d of %d answered", answered, len(exprs))
+	}
+}
+
+// randomCompExpr builds a comprehension over a value of branchEnv (or a literal),
+// whose element and conditions read its variable, or a dict display.
+func randomCompExpr(r *rand.Rand) string {
+	iters := []string{"l", "m", "p", "o", "s", "e", "q", "u", "d", "ed", "st", "a", "'a,b'", "[1, 2, 3]", "[(1, 'a'), (2, 'b')]", "['ab', 'c']", "{'x': 1, 'y': 2}", "[[1], [2, 3]]", "[True, 0, -2]"}
+	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
+	it := pick(iters)
+	target, uses := "i", []string{"i"}
+	if r.IntN(4) == 0 {
+		target, uses = "i, j", []string{"i", "j"}
+	} else if r.IntN(6) == 0 {
+		target, uses = "a", []string{"a"} // shadows the frame's a
+	}
+	part := func() string {
+		v := pick(uses)
+		switch r.IntN(9) {
+		case 0:
+			return v
+		case 1:
+			return v + " * 2"
+		case 2:
+			return "len(" + v + ")"
+		case 3:
+			return "(" + v + ", " + randomBranchExpr(r, 1) + ")"
+		case 4:
+			return v + " + " + randomBranchExpr(r, 0)
+		case 5:
+			return v + "[0]"
+		case 6:
+			return "str(" + v + ")"
+		case 7:
+			return v + ".upper()"
+		}
+		return randomBranchExpr(r, 1)
+	}
+	cond := func() string {
+		switch r.IntN(4) {
+		case 0:
+			return ""
+		case 1:
+			return " if " + pick(uses) + " " + pick([]string{">", "!=", "in", "=="}) + " " + randomBranchExpr(r, 0)
+		case 2:
+			return " if " + pick(uses)
+		}
+		return " if not " + part()
+	}
+	comp := " for " + target + " in " + it + cond()
+	switch r.IntN(7) {
+	case 0:
+		return "[" + part() + comp + "]"
+	case 1:
+		return "{" + part() + ": " + part() + comp + "}"
+	case 2:
+		return pick([]string{"sum", "any", "all", "list", "tuple", "sorted", "min", "max"}) + "((" + part() + comp + "))"
+	case 3:
+		return "''.join((" + part() + comp + "))"
+	case 4:
+		return "{" + randomBranchExpr(r, 1) + ": " + randomBranchExpr(r, 1) + ", " + randomBranchExpr(r, 0) + ": " + part() + "}"
+	case 5:
+		return pick([]string{"sum", "any", "all", "list", "tuple"}) + "(" + it + ")"
+	}
+	return "[" + part() + comp + "] + " + randomBranchExpr(r, 1)
+}

@@ -12,7 +12,7 @@ type (
 	pyIf    struct{ cond, then, els pyExpr }
 	pySlice struct{ x, lo, hi, step pyExpr } // a part left out is nil
 	pyCall  struct {
-		fn   string // abs, min, max, sorted: the parser reads no other
+		fn   string // abs, min, max, sorted, sum, any, all, list, tuple: the parser reads no other
 		args []pyExpr
 	}
 	pyMethod struct {
@@ -202,6 +202,47 @@ func (c pyCall) eval(env func(string) (string, bool)) (pyVal, bool) {
 			return 1
 		})
 		return pyVal{kind: pyList, items: xs}, true
+	case c.fn == "sum" && len(args) == 1:
+		xs, ok := args[0].iterItems()
+		if !ok {
+			return pyVal{}, false
+		}
+		var total int64
+		for _, x := range xs {
+			if !x.numeric() {
+				return pyVal{}, false // TypeError (or a float: not exact here)
+			}
+			s := total + x.i
+			if (s > total) != (x.i > 0) && x.i != 0 {
+				return pyVal{}, false // past int64
+			}
+			total = s
+		}
+		return pyVal{kind: pyInt, i: total}, true
+	case (c.fn == "any" || c.fn == "all") && len(args) == 1:
+		xs, ok := args[0].iterItems()
+		if !ok {
+			return pyVal{}, false
+		}
+		for _, x := range xs {
+			if x.truth() == (c.fn == "any") {
+				return pyBoolVal(c.fn == "any"), true
+			}
+		}
+		return pyBoolVal(c.fn == "all"), true
+	case (c.fn == "list" || c.fn == "tuple") && len(args) <= 1:
+		out := pyVal{kind: pyList}
+		if c.fn == "tuple" {
+			out.kind = pyTuple
+		}
+		if len(args) == 1 {
+			xs, ok := args[0].iterItems()
+			if !ok {
+				return pyVal{}, false
+			}
+			out.items = slices.Clone(xs)
+		}
+		return out, true
 	case (c.fn == "min" || c.fn == "max") && len(args) > 0:
 		xs := args
 		if len(args) == 1 {
@@ -230,11 +271,11 @@ func (c pyCall) eval(env func(string) (string, bool)) (pyVal, bool) {
 	return pyVal{}, false
 }
 
-// orderable returns the elements of a str, tuple or list when every two of them
-// compare without error: all ints and bools, or all strs (then sorting, min and max
-// raise nowhere, whatever pairs they compare).
+// orderable returns the elements of a str, tuple or list (a dict's keys) when every
+// two of them compare without error: all ints and bools, or all strs (then sorting,
+// min and max raise nowhere, whatever pairs they compare).
 func orderable(v pyVal) ([]pyVal, bool) {
-	xs, ok := v.elems()
+	xs, ok := v.iterItems()
 	if !ok {
 		return nil, false
 	}

@@ -16,9 +16,8 @@ import (
 // comparisons stop where Python stops. session.Eval is the looser evaluator of DAP
 // evaluate; this one answers only where it is exact.
 func EvalBranch(cond string, env func(name string) (string, bool)) (truth, ok bool) {
-	p := &pyParser{s: cond}
-	e, good := p.expr(0)
-	if !good || p.skip() < len(p.s) {
+	e, good := parseExpr(cond)
+	if !good {
 		return false, false
 	}
 	v, good := e.eval(env)

@@ -156,7 +156,8 @@ type pyResult struct {
 }
 
 // pythonEvals evaluates each expression with CPython on branchEnv's values (with the
-// builtins the evaluator calls): nil where Python raises. The test is skipped without
+// builtins the evaluator calls): nil where Python raises. (A real frame's locals reach
+// a comprehension as cells; globals do here.) The test is skipped without
 // python3.
 func pythonEvals(t *testing.T, exprs []string) []*pyResult {
 	t.Helper()
@@ -174,11 +175,13 @@ for k, v in d["env"].items():
         env[k] = eval(v)
     except Exception:
         pass
-builtins = {"len": len, "abs": abs, "min": min, "max": max, "sorted": sorted}
+builtins = {"len": len, "abs": abs, "min": min, "max": max, "sorted": sorted,
+            "sum": sum, "any": any, "all": all, "list": list, "tuple": tuple}
 out = []
 for c in d["exprs"]:
     try:
-        v = eval(c, {"__builtins__": builtins}, dict(env))
+        # The frame's values are globals, which a comprehension's scope reads too.
+        v = eval(c, dict(env, __builtins__=builtins))
         out.append({"repr": repr(v), "truth": bool(v)})
     except Exception:
         out.append(None)

@@ -25,6 +25,34 @@ const maxPyDepth = 32
 type pyParser struct {
 	s string
 	i int
+	// gens counts the generator expressions read, consumed those read as the one
+	// argument of a builtin that consumes them (branch_comps.go): a whole
+	// expression is read only when the two are equal.
+	gens, consumed int
+}
+
+// parseExpr reads expr whole (EvalBranch's subset).
+func parseExpr(expr string) (pyExpr, bool) {
+	p := &pyParser{s: expr}
+	e, ok := p.expr(0)
+	if !ok || p.skip() < len(p.s) || p.gens != p.consumed {
+		return nil, false
+	}
+	return e, true
+}
+
+// arg reads an argument of builtin or method fn, which may be a generator
+// expression when fn consumes it and it is the only argument (only says so).
+func (p *pyParser) arg(d int, fn string, only bool) (pyExpr, bool) {
+	before := p.gens
+	x, ok := p.expr(d + 1)
+	if !ok || p.gens == before {
+		return x, ok
+	}
+	if c, isComp := x.(pyComp); isComp && c.gen && p.gens == before+1 && only && consumes(fn) && p.peek(")") {
+		p.consumed++
+	}
+	return x, true
 }
 
 func (p *pyParser) skip() int {
@@ -299,7 +327,7 @@ func (p *pyParser) method(d int, x pyExpr) (pyExpr, bool) {
 		if len(m.args) > 0 && !p.op(",") || len(m.args) == most {
 			return nil, false
 		}
-		a, ok := p.expr(d + 1)
+		a, ok := p.arg(d, m.name, len(m.args) == 0)
 		if !ok {
 			return nil, false
 		}
@@ -331,6 +359,9 @@ func (p *pyParser) primary(d int) (pyExpr, bool) {
 			if !ok {
 				return nil, false
 			}
+			if len(disp.items) == 0 && p.word("for") {
+				return p.compTail(d, pyComp{kind: pyList, gen: c == '(', elt: x}, end)
+			}
 			disp.items = append(disp.items, x)
 			comma = p.op(",")
 		}
@@ -338,6 +369,9 @@ func (p *pyParser) primary(d int) (pyExpr, bool) {
 			return disp.items[0], true // parentheses
 		}
 		return disp, true
+	case c == '{':
+		p.i++
+		return p.braces(d)
 	case c == '\'' || c == '"' || c >= '0' && c <= '9':
 		v, ok := p.literal(d)
 		return pyConst{v}, ok
@@ -362,14 +396,14 @@ func (p *pyParser) primary(d int) (pyExpr, bool) {
 				}
 				return pyLen{x}, true
 			}
-		case "abs", "min", "max", "sorted":
+		case "abs", "min", "max", "sorted", "sum", "any", "all", "list", "tuple":
 			if p.op("(") {
 				call := pyCall{fn: name}
 				for !p.op(")") {
 					if len(call.args) > 0 && !p.op(",") {
 						return nil, false
 					}
-					x, ok := p.expr(d + 1)
+					x, ok := p.arg(d, name, len(call.args) == 0)
 					if !ok {
 						return nil, false
 					}
@@ -377,7 +411,7 @@ func (p *pyParser) primary(d int) (pyExpr, bool) {
 				}
 				return call, true
 			}
-		case "and", "or", "not", "in", "is", "if", "else", "lambda":
+		case "and", "or", "not", "in", "is", "if", "else", "lambda", "for":
 			return nil, false
 		}
 		return pyName(name), true

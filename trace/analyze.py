@@ -909,7 +909,9 @@ _BRANCH_BIN = (_ast.Add, _ast.Sub, _ast.Mult, _ast.FloorDiv, _ast.Mod)
 
 # The builtins the evaluator calls (grammar/branch_calls.go), and the methods it calls
 # with the most arguments each takes (grammar/branch_methods.go).
-_EVAL_BUILTINS = frozenset(("len", "abs", "min", "max", "sorted"))
+_EVAL_BUILTINS = frozenset(("len", "abs", "min", "max", "sorted", "sum", "any", "all", "list", "tuple"))
+# The builtins (and str.join) that read a generator expression argument whole.
+_CONSUMERS = frozenset(("sum", "any", "all", "list", "tuple", "sorted", "min", "max", "join"))
 _EVAL_METHODS = {
     "copy": 0, "upper": 0, "lower": 0, "isdigit": 0, "isalpha": 0, "isalnum": 0, "isupper": 0,
     "islower": 0, "isspace": 0, "strip": 1, "lstrip": 1, "rstrip": 1, "split": 1, "startswith": 1,
@@ -952,18 +954,43 @@ def _branch_expr_ok(node, names, builtins):
         return isinstance(node.ctx, _ast.Load) and all(e is not None and ok(e) for e in node.elts)
     if isinstance(node, _ast.IfExp):
         return ok(node.test) and ok(node.body) and ok(node.orelse)
+    if isinstance(node, _ast.Dict):
+        return all(k is not None and ok(k) for k in node.keys) and all(ok(v) for v in node.values)
+    if isinstance(node, (_ast.ListComp, _ast.DictComp)):
+        return _comp_ok(node, names, builtins)
     if isinstance(node, _ast.Call):
         if node.keywords or any(a is None or isinstance(a, _ast.Starred) for a in node.args):
             return False
         fn = node.func
+        # A generator expression only as the one argument of what reads it whole.
+        arg_ok = lambda a: ok(a) or (isinstance(a, _ast.GeneratorExp) and len(node.args) == 1
+                                     and (fn.attr if isinstance(fn, _ast.Attribute) else fn.id) in _CONSUMERS
+                                     and _comp_ok(a, names, builtins))
         if isinstance(fn, _ast.Attribute):
             return (fn.attr in _EVAL_METHODS and len(node.args) <= _EVAL_METHODS[fn.attr]
-                    and ok(fn.value) and all(ok(a) for a in node.args))
+                    and ok(fn.value) and all(arg_ok(a) for a in node.args))
         if not isinstance(fn, _ast.Name) or fn.id not in builtins:
             return False
-        arity = {"len": (1, 1), "abs": (1, 1), "sorted": (1, 1)}.get(fn.id, (1, 64))
-        return arity[0] <= len(node.args) <= arity[1] and all(ok(a) for a in node.args)
+        arity = {"len": (1, 1), "abs": (1, 1), "sorted": (1, 1), "sum": (1, 1), "any": (1, 1), "all": (1, 1),
+                 "list": (0, 1), "tuple": (0, 1)}.get(fn.id, (1, 64))
+        return arity[0] <= len(node.args) <= arity[1] and all(arg_ok(a) for a in node.args)
     return False
+
+
+def _comp_ok(node, names, builtins):
+    """Whether a comprehension (or generator expression) is in grammar/branch_comps.go's
+    subset: one synchronous for clause over a name or a tuple of names, its iterable,
+    conditions and element(s) in the subset (the targets are names inside)."""
+    if len(node.generators) != 1:
+        return False
+    g = node.generators[0]
+    t = g.target
+    targets = [t] if isinstance(t, _ast.Name) else list(t.elts) if isinstance(t, _ast.Tuple) else None
+    if g.is_async or not targets or not all(isinstance(n, _ast.Name) for n in targets):
+        return False
+    inner = set(names) | {n.id for n in targets}
+    parts = list(g.ifs) + ([node.key, node.value] if isinstance(node, _ast.DictComp) else [node.elt])
+    return _branch_expr_ok(g.iter, names, builtins) and all(_branch_expr_ok(e, inner, builtins) for e in parts)
 
 
 def _plain_functions(codes, out):
