@@ -244,6 +244,14 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 				}
 			}
 		case StepReturn:
+			if prev.Event.HasLocals() && !cf.Loose {
+				var b *After
+				if c == own && prev.Event == EventLine {
+					b = p.branchAfter(c, prev)
+				}
+				p.returnsAhead(t, c, prev, b)
+				continue
+			}
 			t.add(EventReturn, c, cf.Returns...)
 			t.add(EventException, c, cf.AllLines...)
 			if prev.Event.HasValue() {

@@ -30,3 +30,41 @@ func TestStepReturnExitsForce(t *testing.T) {
 		t.Fatalf("events checked: %v", checked)
 	}
 }
+
+// TestStepReturnLinesForce checks where a step_return from inside a frame may return:
+// at a return the frame can still reach (grammar/returns.go), past the branch its
+// line takes when the branch rule knows it; an early return behind it is rejected.
+func TestStepReturnLinesForce(t *testing.T) {
+	src := "def f(n):\n    if n > 5:\n        return 1\n    k = n * 2\n    return k\n"
+	rec, prog := recordFacts(t, "returns", src, "f(3)")
+	fwd := rec.Forward
+	a := grammar.Action{Kind: grammar.StepReturn}
+	// early: whether the return at line 3 stays allowed, by the line stepped from.
+	early := map[grammar.Event]map[int]bool{
+		grammar.EventCall: {1: true},
+		grammar.EventLine: {2: false, 4: false, 5: false},
+	}
+	checked := 0
+	for i := range fwd.Nodes {
+		prev := fwd.Nodes[i].State()
+		want, ok := early[prev.Event][prev.Loc.Line]
+		if !ok {
+			continue
+		}
+		j, exit, err := fwd.Do(i, a)
+		if err != nil || exit {
+			t.Fatalf("node %d: %v %v", i, err, exit)
+		}
+		text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
+		if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
+			t.Fatalf("node %d: the truth %q is rejected", i, text)
+		}
+		if got := prog.Targets(&prev, a).Has(grammar.EventReturn, 3); got != want {
+			t.Errorf("from %s %d: the return at line 3 allowed %v, want %v", prev.Event, prev.Loc.Line, got, want)
+		}
+		checked++
+	}
+	if checked != 4 {
+		t.Fatalf("%d of 4 states checked", checked)
+	}
+}
