@@ -1,14 +1,20 @@
 package grammar
 
-// This file narrows where a step_return from inside a frame ends (docs/decisions.md,
-// "Program facts"): at a return or an exception the frame can still reach.
+// This file is what a frame can still reach from a state (docs/decisions.md,
+// "Program facts"): where a step_return from inside it can end, and whether a
+// breakpoint in a function with a single frame can still stop.
 
-// returnsAhead adds the return and exception states of code c's frame that prev, its
-// call or a line state, can still reach: the walk follows the frame's line events
-// from prev (through the branch that prev's line takes, when the branch rule knows
-// it) and each exception to its handler. A line the facts do not know opens every
-// return and exception of c.
-func (p *Program) returnsAhead(t *Targets, c int, prev *State, branch *After) {
+// ahead is what the frame of a code object can still do from a state: the lines of
+// its line events, and the lines of its return and exception events.
+type ahead struct {
+	lines, rets, excs map[int]bool
+}
+
+// frameAhead walks code c's frame from prev, its call or a line state (through the
+// branch that prev's line takes, when the branch rule knows it: branch), following
+// its line events and each exception to its handler. False when the facts do not
+// know a line on the way.
+func (p *Program) frameAhead(c int, prev *State, branch *After) (ahead, bool) {
 	cf := &p.f.Codes[c]
 	var start After
 	switch {
@@ -19,44 +25,93 @@ func (p *Program) returnsAhead(t *Targets, c int, prev *State, branch *After) {
 	default:
 		a, ok := cf.AfterLine[prev.Loc.Line]
 		if !ok {
-			t.add(EventReturn, c, cf.Returns...)
-			t.add(EventException, c, cf.AllLines...)
-			return
+			return ahead{}, false
 		}
 		start = a
 	}
-	seenLine, seenExc := map[int]bool{}, map[int]bool{}
+	out := ahead{lines: map[int]bool{}, rets: map[int]bool{}, excs: map[int]bool{}}
 	todo := []After{start}
 	for len(todo) > 0 {
 		a := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
-		t.add(EventReturn, c, a.Ret...)
-		t.add(EventException, c, a.Exc...)
+		for _, r := range a.Ret {
+			out.rets[r] = true
+		}
 		for _, n := range a.Next {
-			if seenLine[n] {
+			if out.lines[n] {
 				continue
 			}
-			seenLine[n] = true
+			out.lines[n] = true
 			next, ok := cf.AfterLine[n]
 			if !ok {
-				t.add(EventReturn, c, cf.Returns...)
-				t.add(EventException, c, cf.AllLines...)
-				return
+				return ahead{}, false
 			}
 			todo = append(todo, next)
 		}
 		for _, x := range a.Exc {
-			if seenExc[x] {
+			if out.excs[x] {
 				continue
 			}
-			seenExc[x] = true
+			out.excs[x] = true
 			next, ok := cf.AfterExc[x]
 			if !ok {
-				t.add(EventReturn, c, cf.Returns...)
-				t.add(EventException, c, cf.AllLines...)
-				return
+				return ahead{}, false
 			}
 			todo = append(todo, next)
 		}
 	}
+	return out, true
+}
+
+// returnsAhead adds the return and exception states of code c's frame that prev, its
+// call or a line state, can still reach (frameAhead); where the walk does not know
+// the way, every return and exception of c.
+func (p *Program) returnsAhead(t *Targets, c int, prev *State, branch *After) {
+	ah, ok := p.frameAhead(c, prev, branch)
+	if !ok {
+		cf := &p.f.Codes[c]
+		t.add(EventReturn, c, cf.Returns...)
+		t.add(EventException, c, cf.AllLines...)
+		return
+	}
+	for r := range ah.rets {
+		t.add(EventReturn, c, r)
+	}
+	for x := range ah.excs {
+		t.add(EventException, c, x)
+	}
+}
+
+// breakpointUnreachable reports whether a breakpoint on lines from prev (a call or
+// line state of code c) cannot stop at all: c has a single frame (values.go,
+// singleFrame), no other code object has a line event at the lines, and the frame
+// cannot reach them from prev. The run then ends first (the entry made one call).
+func (p *Program) breakpointUnreachable(c int, prev *State, lines []Loc) bool {
+	if !p.singleFrame(c) || !prev.Event.HasLocals() {
+		return false
+	}
+	for _, b := range lines {
+		if b.File != "" {
+			return false
+		}
+		for g := range p.f.Codes {
+			if g != c && p.lines[g][b.Line] {
+				return false
+			}
+		}
+	}
+	var branch *After
+	if prev.Event == EventLine {
+		branch = p.branchAfter(c, prev)
+	}
+	ah, ok := p.frameAhead(c, prev, branch)
+	if !ok {
+		return false
+	}
+	for _, b := range lines {
+		if ah.lines[b.Line] {
+			return false
+		}
+	}
+	return true
 }

@@ -261,6 +261,9 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 				}
 			}
 		case Breakpoint:
+			if c == own && p.breakpointUnreachable(c, prev, a.Lines) {
+				continue // only the exit
+			}
 			p.breakpoints(t, a.Lines)
 		case Continue:
 		case InvStepCall:

@@ -68,3 +68,54 @@ func TestStepReturnLinesForce(t *testing.T) {
 		t.Fatalf("%d of 4 states checked", checked)
 	}
 }
+
+// TestBreakpointReachForce checks a breakpoint on a line the function's single frame
+// can no longer reach (grammar/returns.go): it cannot stop, only exit; behind a
+// branch the rule decides, too. With two calls of the function, a later one can stop
+// there, and the stop stays allowed.
+func TestBreakpointReachForce(t *testing.T) {
+	src := "def f(n):\n    k = n\n    if n > 5:\n        k = 0\n    return k\n"
+	cases := []struct {
+		entry      string
+		from, line int
+		stops      bool
+	}{
+		{"f(3)", 3, 4, false}, // the branch skips line 4
+		{"f(3)", 2, 4, true},  // from line 2 the branch is not known yet
+		{"f(3)", 5, 2, false}, // behind
+		{"f(3) + f(9)", 5, 4, true},
+	}
+	for _, c := range cases {
+		rec, prog := recordFacts(t, c.entry, src, c.entry)
+		fwd := rec.Forward
+		a := grammar.Action{Kind: grammar.Breakpoint, Lines: []grammar.Loc{{Line: c.line}}}
+		found := false
+		for i := range fwd.Nodes {
+			prev := fwd.Nodes[i].State()
+			if prev.Event != grammar.EventLine || prev.Loc.Line != c.from {
+				continue
+			}
+			found = true
+			j, exit, err := fwd.Do(i, a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var text string
+			if exit {
+				text = grammar.TokenExitSep + string(fwd.Exit) + grammar.TokenFrameSep
+			} else {
+				text = stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
+			}
+			if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
+				t.Fatalf("%s from line %d: the truth %q is rejected", c.entry, c.from, text)
+			}
+			if got := prog.Targets(&prev, a).Has(grammar.EventLine, c.line); got != c.stops {
+				t.Errorf("%s from line %d: a stop at line %d allowed %v, want %v", c.entry, c.from, c.line, got, c.stops)
+			}
+			break
+		}
+		if !found {
+			t.Fatalf("%s: no line state at %d", c.entry, c.from)
+		}
+	}
+}
