@@ -126,6 +126,20 @@ func evalExpr(expr string, env func(name string) (string, bool)) (pyVal, bool) {
 	return e.eval(env)
 }
 
+// evalIterable parses and evaluates what a `for` header iterates over: an expression
+// of EvalBranch's subset or an iterator (branch_iters.go), which the loop consumes.
+func evalIterable(expr string, env func(name string) (string, bool)) (pyVal, bool) {
+	p := &pyParser{s: expr}
+	e, ok := p.expr(0)
+	if ok && isIterNode(e) && p.gens == p.consumed+1 {
+		p.consumed++
+	}
+	if !ok || p.skip() < len(p.s) || p.gens != p.consumed {
+		return pyVal{}, false
+	}
+	return e.eval(env)
+}
+
 // repr is the repr Python writes for v, where it is certain (EvalValue).
 func (v pyVal) repr() (string, bool) {
 	var b strings.Builder

@@ -132,11 +132,22 @@ func TestEvalComps(t *testing.T) {
 		"all(ns) and not all([0])":                         "True",
 		"list(s)":                                          `['a', 'b', "'", 'c']`,
 		"tuple(d)":                                         "('k', 3)",
-		"''.join((c.upper() for c in s if c != 'b'))": `"A'C"`,
-		"[a for a, in [(1,), (2,)]]":                  "[1, 2]",
-		"[(i, j) for i, j in ['ab', 'cd']]":           "[('a', 'b'), ('c', 'd')]",
-		"[n for n in ns if n > 2] + [n]":              "[3, 3]",
-		"max((x for x in ns)) if b else 0":            "3",
+		"''.join((c.upper() for c in s if c != 'b'))":   `"A'C"`,
+		"[a for a, in [(1,), (2,)]]":                    "[1, 2]",
+		"[(i, j) for i, j in ['ab', 'cd']]":             "[('a', 'b'), ('c', 'd')]",
+		"[i * x for i, x in enumerate(ns, 1)]":          "[3, -2, 6]",
+		"dict(zip(s, ns))":                              "{'a': 3, 'b': -1, \"'\": 2}",
+		"list(reversed(s))":                             `['c', "'", 'b', 'a']`,
+		"sum(range(1, 5))":                              "10",
+		"[k for k, v in d.items() if v > 1]":            "[3]",
+		"sorted(d.values())":                            "[1, 2]",
+		"int('-07') + int(b)":                           "-6",
+		"str(ns) + str(n)":                              "'[3, -1, 2]3'",
+		"s.replace('b', '', 0) + s.replace('', '-', 2)": `"ab'c-a-b'c"`,
+		"list(range(n, 0, -1))":                         "[3, 2, 1]",
+		"dict()":                                        "{}",
+		"[n for n in ns if n > 2] + [n]":                "[3, 3]",
+		"max((x for x in ns)) if b else 0":              "3",
 	} {
 		got, ok := EvalValue(expr, get)
 		if !ok || got != want {
@@ -158,6 +169,14 @@ func TestEvalComps(t *testing.T) {
 		"sum(['a'])",                  // TypeError
 		"sum(ns, (x for x in ns))",    // not the only argument
 		"[x for x in ns if x > 'a']",  // TypeError
+		"enumerate(ns)",               // an iterator, kept
+		"d.items()",                   // a view, kept
+		"d.keys() == ['k', 3]",        // a view compared
+		"range(3)[0]",                 // a range indexed
+		"len(range(3))",               // not read here
+		"reversed(enumerate(ns))",     // TypeError: not reversible
+		"int(' 1')",                   // spaces: left to the model
+		"dict([1, 2])",                // TypeError: not pairs
 		"[for x in ns]",               // not Python
 	} {
 		if got, ok := EvalValue(expr, get); ok {
@@ -199,7 +218,8 @@ func TestEvalCompsMatchPython(t *testing.T) {
 // randomCompExpr builds a comprehension over a value of branchEnv (or a literal),
 // whose element and conditions read its variable, or a dict display.
 func randomCompExpr(r *rand.Rand) string {
-	iters := []string{"l", "m", "p", "o", "s", "e", "q", "u", "d", "ed", "st", "a", "'a,b'", "[1, 2, 3]", "[(1, 'a'), (2, 'b')]", "['ab', 'c']", "{'x': 1, 'y': 2}", "[[1], [2, 3]]", "[True, 0, -2]"}
+	iters := []string{"l", "m", "p", "o", "s", "e", "q", "u", "d", "ed", "st", "a", "'a,b'", "[1, 2, 3]", "[(1, 'a'), (2, 'b')]", "['ab', 'c']", "{'x': 1, 'y': 2}", "[[1], [2, 3]]", "[True, 0, -2]",
+		"enumerate(s)", "enumerate(l, 1)", "zip(s, l)", "zip(p, o, s)", "reversed(l)", "reversed(d)", "range(3)", "range(a, -3, -2)", "d.items()", "d.keys()", "d.values()", "ed.items()", "range(len(s))", "reversed(zip(s, s))"}
 	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
 	it := pick(iters)
 	target, uses := "i", []string{"i"}
@@ -224,7 +244,7 @@ func randomCompExpr(r *rand.Rand) string {
 		case 5:
 			return v + "[0]"
 		case 6:
-			return "str(" + v + ")"
+			return pick([]string{"str", "int", "bool"}) + "(" + v + ")"
 		case 7:
 			return v + ".upper()"
 		}
@@ -242,7 +262,7 @@ func randomCompExpr(r *rand.Rand) string {
 		return " if not " + part()
 	}
 	comp := " for " + target + " in " + it + cond()
-	switch r.IntN(7) {
+	switch r.IntN(8) {
 	case 0:
 		return "[" + part() + comp + "]"
 	case 1:
@@ -254,7 +274,9 @@ func randomCompExpr(r *rand.Rand) string {
 	case 4:
 		return "{" + randomBranchExpr(r, 1) + ": " + randomBranchExpr(r, 1) + ", " + randomBranchExpr(r, 0) + ": " + part() + "}"
 	case 5:
-		return pick([]string{"sum", "any", "all", "list", "tuple"}) + "(" + it + ")"
+		return pick([]string{"sum", "any", "all", "list", "tuple", "dict", "sorted", "len", "str"}) + "(" + it + ")"
+	case 6:
+		return pick([]string{"dict", "list", "str", "int"}) + "(" + pick(iters) + ")"
 	}
 	return "[" + part() + comp + "] + " + randomBranchExpr(r, 1)
 }

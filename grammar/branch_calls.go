@@ -12,7 +12,7 @@ type (
 	pyIf    struct{ cond, then, els pyExpr }
 	pySlice struct{ x, lo, hi, step pyExpr } // a part left out is nil
 	pyCall  struct {
-		fn   string // abs, min, max, sorted, sum, any, all, list, tuple: the parser reads no other
+		fn   string // the builtins primary reads (branch_parse.go)
 		args []pyExpr
 	}
 	pyMethod struct {
@@ -175,6 +175,12 @@ func (c pyCall) eval(env func(string) (string, bool)) (pyVal, bool) {
 			return v, false
 		}
 		args[i] = v
+	}
+	if iterFns[c.fn] {
+		return iterCall(c.fn, args)
+	}
+	if v, ok, known := convert(c.fn, args); known {
+		return v, ok
 	}
 	switch {
 	case c.fn == "abs" && len(args) == 1 && args[0].numeric():

@@ -171,7 +171,7 @@ func (p *pyParser) compTail(d int, c pyComp, end string) (pyExpr, bool) {
 		return nil, false
 	}
 	var ok bool
-	if c.iter, ok = p.boolOp(d+1, true); !ok {
+	if c.iter, ok = p.iterable(d); !ok {
 		return nil, false
 	}
 	for p.word("if") {
@@ -217,11 +217,16 @@ func (p *pyParser) braces(d int) (pyExpr, bool) {
 	return disp, true
 }
 
-// consumes reports whether builtin fn reads a generator expression argument whole
-// (and so may take one).
-func consumes(fn string) bool {
+// consumesAt reports whether builtin or method fn reads an iterator argument whole
+// (and so may take one) at the argument's place: first, and only when nothing
+// follows it (last).
+func consumesAt(fn string, first, last bool) bool {
 	switch fn {
-	case "sum", "any", "all", "list", "tuple", "sorted", "min", "max", "join":
+	case "sum", "any", "all", "list", "tuple", "sorted", "min", "max", "join", "dict":
+		return first && last
+	case "enumerate":
+		return first
+	case "zip":
 		return true
 	}
 	return false

@@ -14,7 +14,8 @@ import (
 var pyMethods = map[string]int{
 	"copy": 0, "upper": 0, "lower": 0, "isdigit": 0, "isalpha": 0, "isalnum": 0, "isupper": 0,
 	"islower": 0, "isspace": 0, "strip": 1, "lstrip": 1, "rstrip": 1, "split": 1, "startswith": 1,
-	"endswith": 1, "replace": 2, "count": 1, "find": 1, "index": 1, "join": 1, "get": 2,
+	"endswith": 1, "replace": 3, "count": 1, "find": 1, "index": 1, "join": 1, "get": 2,
+	"items": 0, "keys": 0, "values": 0,
 }
 
 // asciiSpace are the ASCII characters str.isspace, str.split and str.strip count as
@@ -40,6 +41,9 @@ func (m pyMethod) eval(env func(string) (string, bool)) (pyVal, bool) {
 		if args[i], ok = e.eval(env); !ok {
 			return pyVal{}, false
 		}
+	}
+	if viewMethods[m.name] {
+		return viewItems(x, m.name)
 	}
 	switch x.kind {
 	case pyStr:
@@ -163,6 +167,8 @@ func strMethod(s, name string, args []pyVal) (pyVal, bool) {
 		}
 	case name == "replace" && len(args) == 2 && allStr:
 		return strOf(strings.ReplaceAll(s, args[0].s, args[1].s)), true
+	case name == "replace" && len(args) == 3 && args[0].kind == pyStr && args[1].kind == pyStr && args[2].numeric():
+		return strOf(strings.Replace(s, args[0].s, args[1].s, int(max(min(args[2].i, 1<<30), -1)))), true
 	case name == "count" && len(args) == 1 && allStr:
 		return intOf(strings.Count(s, args[0].s)), true
 	case (name == "find" || name == "index") && len(args) == 1 && allStr:

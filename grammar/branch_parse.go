@@ -41,18 +41,30 @@ func parseExpr(expr string) (pyExpr, bool) {
 	return e, true
 }
 
-// arg reads an argument of builtin or method fn, which may be a generator
-// expression when fn consumes it and it is the only argument (only says so).
-func (p *pyParser) arg(d int, fn string, only bool) (pyExpr, bool) {
+// arg reads an argument of builtin or method fn, which may be an iterator
+// (branch_iters.go) or a generator expression where fn consumes it (first: it is
+// the first argument).
+func (p *pyParser) arg(d int, fn string, first bool) (pyExpr, bool) {
 	before := p.gens
 	x, ok := p.expr(d + 1)
 	if !ok || p.gens == before {
 		return x, ok
 	}
-	if c, isComp := x.(pyComp); isComp && c.gen && p.gens == before+1 && only && consumes(fn) && p.peek(")") {
+	if isIterNode(x) && p.gens == before+1 && consumesAt(fn, first, p.peek(")")) {
 		p.consumed++
 	}
 	return x, true
+}
+
+// iterable reads what a comprehension or a `for` header iterates over: an
+// expression, or an iterator, which it consumes.
+func (p *pyParser) iterable(d int) (pyExpr, bool) {
+	before := p.gens
+	x, ok := p.boolOp(d+1, true)
+	if ok && isIterNode(x) && p.gens == before+1 {
+		p.consumed++
+	}
+	return x, ok
 }
 
 func (p *pyParser) skip() int {
@@ -333,6 +345,9 @@ func (p *pyParser) method(d int, x pyExpr) (pyExpr, bool) {
 		}
 		m.args = append(m.args, a)
 	}
+	if viewMethods[m.name] {
+		p.gens++ // a view: read only where consumed
+	}
 	return m, true
 }
 
@@ -396,7 +411,8 @@ func (p *pyParser) primary(d int) (pyExpr, bool) {
 				}
 				return pyLen{x}, true
 			}
-		case "abs", "min", "max", "sorted", "sum", "any", "all", "list", "tuple":
+		case "abs", "min", "max", "sorted", "sum", "any", "all", "list", "tuple",
+			"enumerate", "zip", "reversed", "range", "dict", "bool", "int", "str":
 			if p.op("(") {
 				call := pyCall{fn: name}
 				for !p.op(")") {
@@ -408,6 +424,9 @@ func (p *pyParser) primary(d int) (pyExpr, bool) {
 						return nil, false
 					}
 					call.args = append(call.args, x)
+				}
+				if iterFns[name] {
+					p.gens++ // an iterator: read only where consumed
 				}
 				return call, true
 			}

@@ -147,7 +147,7 @@ func (ff ForFact) rangeArgs(env func(string) (string, bool)) (start, stop, step 
 // items, a dict's keys in order; false for anything else (a set: the hash table's
 // order).
 func (ff ForFact) elements(env func(string) (string, bool)) ([]pyVal, bool) {
-	v, ok := evalExpr(ff.Expr, env)
+	v, ok := evalIterable(ff.Expr, env)
 	if !ok {
 		return nil, false
 	}

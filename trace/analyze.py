@@ -909,13 +909,19 @@ _BRANCH_BIN = (_ast.Add, _ast.Sub, _ast.Mult, _ast.FloorDiv, _ast.Mod)
 
 # The builtins the evaluator calls (grammar/branch_calls.go), and the methods it calls
 # with the most arguments each takes (grammar/branch_methods.go).
-_EVAL_BUILTINS = frozenset(("len", "abs", "min", "max", "sorted", "sum", "any", "all", "list", "tuple"))
-# The builtins (and str.join) that read a generator expression argument whole.
-_CONSUMERS = frozenset(("sum", "any", "all", "list", "tuple", "sorted", "min", "max", "join"))
+_EVAL_BUILTINS = frozenset(("len", "abs", "min", "max", "sorted", "sum", "any", "all", "list", "tuple",
+                            "enumerate", "zip", "reversed", "range", "dict", "bool", "int", "str"))
+# The builtins that make an iterator, and the dict methods that make a view: read
+# only where something consumes them whole (grammar/branch_iters.go).
+_ITER_FNS = frozenset(("enumerate", "zip", "reversed", "range"))
+_VIEW_METHODS = frozenset(("items", "keys", "values"))
+_ARITY = {"len": (1, 1), "abs": (1, 1), "sorted": (1, 1), "sum": (1, 1), "any": (1, 1), "all": (1, 1),
+          "list": (0, 1), "tuple": (0, 1), "enumerate": (1, 2), "reversed": (1, 1), "range": (1, 3),
+          "dict": (0, 1), "bool": (0, 1), "int": (1, 1), "str": (1, 1)}
 _EVAL_METHODS = {
     "copy": 0, "upper": 0, "lower": 0, "isdigit": 0, "isalpha": 0, "isalnum": 0, "isupper": 0,
     "islower": 0, "isspace": 0, "strip": 1, "lstrip": 1, "rstrip": 1, "split": 1, "startswith": 1,
-    "endswith": 1, "replace": 2, "count": 1, "find": 1, "index": 1, "join": 1, "get": 2,
+    "endswith": 1, "replace": 3, "count": 1, "find": 1, "index": 1, "join": 1, "get": 2,
 }
 
 
@@ -959,22 +965,55 @@ def _branch_expr_ok(node, names, builtins):
     if isinstance(node, (_ast.ListComp, _ast.DictComp)):
         return _comp_ok(node, names, builtins)
     if isinstance(node, _ast.Call):
-        if node.keywords or any(a is None or isinstance(a, _ast.Starred) for a in node.args):
-            return False
         fn = node.func
-        # A generator expression only as the one argument of what reads it whole.
-        arg_ok = lambda a: ok(a) or (isinstance(a, _ast.GeneratorExp) and len(node.args) == 1
-                                     and (fn.attr if isinstance(fn, _ast.Attribute) else fn.id) in _CONSUMERS
-                                     and _comp_ok(a, names, builtins))
-        if isinstance(fn, _ast.Attribute):
-            return (fn.attr in _EVAL_METHODS and len(node.args) <= _EVAL_METHODS[fn.attr]
-                    and ok(fn.value) and all(arg_ok(a) for a in node.args))
-        if not isinstance(fn, _ast.Name) or fn.id not in builtins:
-            return False
-        arity = {"len": (1, 1), "abs": (1, 1), "sorted": (1, 1), "sum": (1, 1), "any": (1, 1), "all": (1, 1),
-                 "list": (0, 1), "tuple": (0, 1)}.get(fn.id, (1, 64))
-        return arity[0] <= len(node.args) <= arity[1] and all(arg_ok(a) for a in node.args)
+        if isinstance(fn, _ast.Name) and fn.id in _ITER_FNS:
+            return False  # an iterator is no value: _iter_ok
+        return _call_ok(node, names, builtins)
     return False
+
+
+def _call_ok(node, names, builtins):
+    """Whether a call of a builtin or a method is in the subset, its arguments values
+    or, where it consumes them (grammar/branch_comps.go consumesAt), iterators."""
+    if node.keywords or any(a is None or isinstance(a, _ast.Starred) for a in node.args):
+        return False
+    fn = node.func
+    name = fn.attr if isinstance(fn, _ast.Attribute) else fn.id if isinstance(fn, _ast.Name) else None
+    last = len(node.args) - 1
+
+    def arg_ok(k, a):
+        if _branch_expr_ok(a, names, builtins):
+            return True
+        if name in ("sum", "any", "all", "list", "tuple", "sorted", "min", "max", "join", "dict"):
+            consumes = k == 0 and k == last
+        else:
+            consumes = name == "zip" or name == "enumerate" and k == 0
+        return consumes and _iter_ok(a, names, builtins)
+
+    if isinstance(fn, _ast.Attribute):
+        if fn.attr in _VIEW_METHODS:
+            return False  # a view is no value: _iter_ok
+        return (fn.attr in _EVAL_METHODS and len(node.args) <= _EVAL_METHODS[fn.attr]
+                and _branch_expr_ok(fn.value, names, builtins) and all(arg_ok(k, a) for k, a in enumerate(node.args)))
+    if name not in builtins:
+        return False
+    lo, hi = _ARITY.get(name, (1, 64))
+    return lo <= len(node.args) <= hi and all(arg_ok(k, a) for k, a in enumerate(node.args))
+
+
+def _iter_ok(node, names, builtins):
+    """Whether node is an iterator of the subset: a generator expression, a call of
+    enumerate, zip, reversed or range, or a dict's items(), keys() or values(); read
+    only where consumed whole (grammar/branch_iters.go)."""
+    if isinstance(node, _ast.GeneratorExp):
+        return _comp_ok(node, names, builtins)
+    if not isinstance(node, _ast.Call):
+        return False
+    fn = node.func
+    if isinstance(fn, _ast.Attribute):
+        return (fn.attr in _VIEW_METHODS and not node.args and not node.keywords
+                and _branch_expr_ok(fn.value, names, builtins))
+    return isinstance(fn, _ast.Name) and fn.id in _ITER_FNS and _call_ok(node, names, builtins)
 
 
 def _comp_ok(node, names, builtins):
@@ -990,7 +1029,8 @@ def _comp_ok(node, names, builtins):
         return False
     inner = set(names) | {n.id for n in targets}
     parts = list(g.ifs) + ([node.key, node.value] if isinstance(node, _ast.DictComp) else [node.elt])
-    return _branch_expr_ok(g.iter, names, builtins) and all(_branch_expr_ok(e, inner, builtins) for e in parts)
+    it_ok = _branch_expr_ok(g.iter, names, builtins) or _iter_ok(g.iter, names, builtins)
+    return it_ok and all(_branch_expr_ok(e, inner, builtins) for e in parts)
 
 
 def _plain_functions(codes, out):
@@ -1128,7 +1168,7 @@ def _fors(tree, codes, out, builtins, range_kept):
                     and 1 <= len(it.args) <= 3 and not it.keywords
                     and all(not isinstance(a, _ast.Starred) and _branch_expr_ok(a, names, builtins) for a in it.args)):
                 fact = {"name": target.id, "range": [_ast.unparse(a) for a in it.args]}
-            elif _branch_expr_ok(it, names, builtins):
+            elif _branch_expr_ok(it, names, builtins) or _iter_ok(it, names, builtins):
                 fact = {"name": target.id, "expr": _ast.unparse(it)}
             else:
                 continue

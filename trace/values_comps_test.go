@@ -8,7 +8,8 @@ import (
 )
 
 // TestCompFactsForce checks the assignment rule on comprehensions, a generator
-// expression a builtin reads whole and a dict display (grammar/branch_comps.go): a
+// expression a builtin reads whole, a dict display and iterators that a builtin or a
+// comprehension consumes (grammar/branch_comps.go, branch_iters.go): a
 // step_over from such a line writes the value stored and no other; a step_into goes
 // into the comprehension's frame, which the rule leaves alone.
 func TestCompFactsForce(t *testing.T) {
@@ -17,11 +18,13 @@ func TestCompFactsForce(t *testing.T) {
     d = {c: s.count(c) for c in s}
     n = sum((x for x in xs))
     e = {'n': n, 'k': len(ys)}
-    return ys, d, n, e
+    z = dict(zip(s, xs))
+    m = [i for i, c in enumerate(s) if c == 'a']
+    return ys, d, n, e, z, m
 `
 	rec, prog := recordFacts(t, "comps", src, "f([1, 2, 3], 'abca')")
 	fwd := rec.Forward
-	names := map[int]string{2: "ys", 3: "d", 4: "n", 5: "e"}
+	names := map[int]string{2: "ys", 3: "d", 4: "n", 5: "e", 6: "z", 7: "m"}
 	ruled := map[int]bool{}
 	for _, kind := range []grammar.ActionKind{grammar.StepOver, grammar.StepInto} {
 		a := grammar.Action{Kind: kind}
