@@ -3,91 +3,147 @@ package grammar
 import "slices"
 
 // This file is the loop rule (docs/decisions.md, "Assignment facts"): after a line
-// state at a `for NAME in EXPR:` header, the values NAME can hold in the next line
-// state of the frame (forNext).
+// state at a `for NAME in EXPR:` (or `for A, B in EXPR:`) header, the values the loop
+// variables can hold in the next line state of the frame (forNext).
 
-// ForFact is a `for NAME in EXPR:` header (trace/analyze.py, _fors): EXPR as
-// ast.unparse writes it, or the arguments of `range(...)`; the names the header reads;
-// and Again: the loop's body stores neither NAME nor any of them.
+// ForFact is a `for NAME in EXPR:` header (trace/analyze.py, _fors), or with Names a
+// `for A, B, ... in EXPR:` header that unpacks each element: EXPR as ast.unparse
+// writes it, or the arguments of `range(...)`; the names the header reads; and
+// Again: the loop's body stores neither the variables nor any of those names.
 type ForFact struct {
 	Name  string   `json:"name"`
+	Names []string `json:"names"`
 	Expr  string   `json:"expr"`
 	Range []string `json:"range"`
 	Reads []string `json:"reads"`
 	Again bool     `json:"again"`
 }
 
-// forNext returns the loop variable at prev's line (a line state of a frame of code
-// c, at a `for` header) and the reprs it can hold in the next line state of the frame:
-// when it is unbound, the loop starts, so the first element (none when the iterable
-// is empty: then the variable is absent); when it is bound and the body changes
-// neither it nor what the header reads (all immutable values), the first element (a
-// loop entered again), the element after each one equal to it (the next pass) and its
-// own value (the loop ends). False when not known or when more than eight.
-func (p *Program) forNext(c int, prev *State) (name string, reprs []string, ok bool) {
+// loopVar is a loop variable and the reprs it can hold in the next line state.
+type loopVar struct {
+	name  string
+	reprs []string
+}
+
+// targets are the header's variables: Name, or Names.
+func (ff ForFact) targets() []string {
+	if ff.Names != nil {
+		return ff.Names
+	}
+	return []string{ff.Name}
+}
+
+// forNext returns the loop variables at prev's line (a line state of a frame of code
+// c, at a `for` header) and the reprs each can hold in the next line state of the
+// frame: when one is unbound, the loop starts, so the first element (none when the
+// iterable is empty: then the variables are absent); when they are bound and the
+// body changes neither them nor what the header reads (all immutable values), the
+// first element (a loop entered again), the element after each one equal to the
+// variables' (the next pass) and their own values (the loop ends). A header that
+// unpacks gives each variable its part of those elements. False when not known or
+// when more than eight.
+func (p *Program) forNext(c int, prev *State) ([]loopVar, bool) {
 	ff, ok := p.f.Codes[c].Fors[prev.Loc.Line]
 	if !ok || !p.evaluable(c, prev) {
-		return "", nil, false
+		return nil, false
 	}
 	env := prev.Locals.Get
-	cur, bound := env(ff.Name)
+	names := ff.targets()
+	var cur []pyVal
+	for _, n := range names {
+		r, bound := env(n)
+		if !bound {
+			cur = nil
+			break
+		}
+		v, ok := parseRepr(r)
+		if !ok {
+			return nil, false
+		}
+		cur = append(cur, v)
+	}
 	var vals []pyVal
-	if !bound {
+	if cur == nil {
 		first, ok := ff.first(env)
 		if !ok {
-			return "", nil, false
+			return nil, false
 		}
 		vals = []pyVal{first}
 	} else {
 		if !ff.Again {
-			return "", nil, false // perhaps a later pass whose iterator the state does not show
+			return nil, false // perhaps a later pass whose iterator the state does not show
 		}
 		for _, n := range ff.Reads {
 			if r, ok := env(n); !ok || !immutableRepr.MatchString(r) {
-				return "", nil, false
+				return nil, false
 			}
 		}
-		cv, ok := parseRepr(cur)
+		next, ok := ff.after(cur, env)
 		if !ok {
-			return "", nil, false
-		}
-		next, ok := ff.after(cv, env)
-		if !ok {
-			return "", nil, false
+			return nil, false
 		}
 		if first, ok := ff.first(env); ok {
 			vals = append(vals, first)
 		}
-		vals = append(append(vals, next...), cv)
+		vals = append(vals, next...)
 	}
-	for _, v := range vals {
-		r, ok := v.repr()
-		if !ok || len(r) > maxConstRepr {
-			return "", nil, false
+	out := make([]loopVar, len(names))
+	for k, n := range names {
+		out[k].name = n
+		var parts []pyVal
+		for _, v := range vals {
+			part, ok := ff.part(v, k, len(names))
+			if !ok {
+				return nil, false
+			}
+			parts = append(parts, part)
 		}
-		if !slices.Contains(reprs, r) {
-			reprs = append(reprs, r)
+		if cur != nil {
+			parts = append(parts, cur[k]) // the loop ends: the variables keep their values
 		}
-	}
-	if len(reprs) > 8 {
-		return "", nil, false
-	}
-	return ff.Name, reprs, true
-}
-
-// after returns the elements the iterator yields after one equal to cur: the next of
-// a range, or the element after each equal one of a sequence.
-func (ff ForFact) after(cur pyVal, env func(string) (string, bool)) ([]pyVal, bool) {
-	if ff.Range != nil {
-		start, stop, step, ok := ff.rangeArgs(env)
-		if !ok || !cur.numeric() {
+		for _, part := range parts {
+			r, ok := part.repr()
+			if !ok || len(r) > maxConstRepr {
+				return nil, false
+			}
+			if !slices.Contains(out[k].reprs, r) {
+				out[k].reprs = append(out[k].reprs, r)
+			}
+		}
+		if len(out[k].reprs) > 8 {
 			return nil, false
 		}
-		n := cur.i + step
-		if (n > cur.i) != (step > 0) {
+	}
+	return out, true
+}
+
+// part is the k-th of n variables' part of element v: v itself for one variable, else
+// v unpacked (false when it does not unpack to n).
+func (ff ForFact) part(v pyVal, k, n int) (pyVal, bool) {
+	if ff.Names == nil {
+		return v, true
+	}
+	xs, ok := v.elems()
+	if !ok || len(xs) != n {
+		return pyVal{}, false // ValueError or TypeError: the loop raises
+	}
+	return xs[k], true
+}
+
+// after returns the elements the iterator yields after one that gave the variables
+// the values cur: the next of a range, or the element after each such element of a
+// sequence.
+func (ff ForFact) after(cur []pyVal, env func(string) (string, bool)) ([]pyVal, bool) {
+	if ff.Range != nil {
+		start, stop, step, ok := ff.rangeArgs(env)
+		if len(cur) != 1 || !ok || !cur[0].numeric() {
+			return nil, false
+		}
+		n := cur[0].i + step
+		if (n > cur[0].i) != (step > 0) {
 			return nil, false // past int64
 		}
-		if step > 0 && (n >= stop || cur.i < start) || step < 0 && (n <= stop || cur.i > start) {
+		if step > 0 && (n >= stop || cur[0].i < start) || step < 0 && (n <= stop || cur[0].i > start) {
 			return nil, true // the range ends (or cur is none of its values)
 		}
 		return []pyVal{{kind: pyInt, i: n}}, true
@@ -98,7 +154,7 @@ func (ff ForFact) after(cur pyVal, env func(string) (string, bool)) ([]pyVal, bo
 	}
 	var out []pyVal
 	for k := 0; k+1 < len(xs); k++ {
-		if pyEqual(xs[k], cur) {
+		if ff.gives(xs[k], cur) {
 			out = append(out, xs[k+1])
 		}
 	}
@@ -162,4 +218,15 @@ func (ff ForFact) elements(env func(string) (string, bool)) ([]pyVal, bool) {
 		return keys, true
 	}
 	return nil, false
+}
+
+// gives reports whether element v gives the loop variables the values cur.
+func (ff ForFact) gives(v pyVal, cur []pyVal) bool {
+	for k := range cur {
+		part, ok := ff.part(v, k, len(cur))
+		if !ok || !pyEqual(part, cur[k]) {
+			return false
+		}
+	}
+	return true
 }

@@ -214,14 +214,19 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 			r.required = append(r.required, content(n)) // changed: the diff form shows it too
 		}
 	}
-	if n, vs, ok := p.forNext(c, prev); ok && slices.Contains(r.keys, content(n)) {
-		for _, v := range vs {
-			r.forced[content(n)] = append(r.forced[content(n)], content(v))
+	loopVars, _ := p.forNext(c, prev)
+	for _, lvar := range loopVars {
+		n := content(lvar.name)
+		if !slices.Contains(r.keys, n) {
+			continue
+		}
+		for _, v := range lvar.reprs {
+			r.forced[n] = append(r.forced[n], content(v))
 		}
 		r.assign = true
-		if _, bound := prev.Locals.Get(n); !bound {
+		if _, bound := prev.Locals.Get(lvar.name); !bound {
 			// The loop starts over a non-empty iterable: the body's first line, with it.
-			r.required = append(r.required, content(n))
+			r.required = append(r.required, n)
 		}
 	}
 	if !r.mustMarker {

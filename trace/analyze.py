@@ -1146,11 +1146,12 @@ def _assign_fact(node):
 
 
 def _fors(tree, codes, out, builtins, range_kept):
-    """Fill each function's "fors": per `for NAME in EXPR:` header on one line (the body
-    on later lines) with NAME a fast local that no `del` unbinds, the name and EXPR
-    (ast.unparse) in the evaluator's subset, or the arguments of `range(...)` there
-    (range_kept: the name means the builtin), the names the header reads, and whether a
-    later pass is known ("again"); grammar/fors.go gives the values NAME can take."""
+    """Fill each function's "fors": per `for NAME in EXPR:` (or `for A, B in EXPR:`)
+    header on one line (the body on later lines) with each name a fast local that no
+    `del` unbinds, the name(s) and EXPR (ast.unparse) in the evaluator's subset (an
+    iterator included), or the arguments of `range(...)` there (range_kept: the name
+    means the builtin), the names the header reads, and whether a later pass is known
+    ("again"); grammar/fors.go gives the values the names can take."""
     deleted = {t.id for n in _ast.walk(tree) if isinstance(n, _ast.Delete)
                for t in n.targets if isinstance(t, _ast.Name)}
     nodes = [n for n in _ast.walk(tree) if isinstance(n, _ast.For)]
@@ -1162,14 +1163,21 @@ def _fors(tree, codes, out, builtins, range_kept):
             line, target, it = node.lineno, node.target, node.iter
             if it.end_lineno != line or node.body[0].lineno <= line or str(line) not in f["after_line"]:
                 continue
-            if not isinstance(target, _ast.Name) or target.id not in code.co_varnames or target.id in cells or target.id in deleted:
+            # One name, or a tuple of names that each element unpacks to.
+            tnames = [target] if isinstance(target, _ast.Name) else list(target.elts) if isinstance(target, _ast.Tuple) else []
+            ids = [n.id for n in tnames if isinstance(n, _ast.Name)]
+            if (not ids or len(ids) != len(tnames) or len(set(ids)) != len(ids)
+                    or any(n not in code.co_varnames or n in cells or n in deleted for n in ids)):
                 continue
+            fact = {"name": ids[0]}
+            if isinstance(target, _ast.Tuple):
+                fact["names"] = ids
             if (range_kept and isinstance(it, _ast.Call) and isinstance(it.func, _ast.Name) and it.func.id == "range"
-                    and 1 <= len(it.args) <= 3 and not it.keywords
+                    and 1 <= len(it.args) <= 3 and not it.keywords and "names" not in fact
                     and all(not isinstance(a, _ast.Starred) and _branch_expr_ok(a, names, builtins) for a in it.args)):
-                fact = {"name": target.id, "range": [_ast.unparse(a) for a in it.args]}
+                fact["range"] = [_ast.unparse(a) for a in it.args]
             elif _branch_expr_ok(it, names, builtins) or _iter_ok(it, names, builtins):
-                fact = {"name": target.id, "expr": _ast.unparse(it)}
+                fact["expr"] = _ast.unparse(it)
             else:
                 continue
             # A later pass: the body stores neither the variable nor a name the header
@@ -1178,7 +1186,7 @@ def _fors(tree, codes, out, builtins, range_kept):
             reads = sorted({n.id for n in _ast.walk(it) if isinstance(n, _ast.Name) and n.id in names})
             body = _bound_names(node.body + node.orelse)
             fact["reads"] = reads
-            fact["again"] = target.id not in body and not (body | {target.id}) & set(reads)
+            fact["again"] = not set(ids) & body and not (body | set(ids)) & set(reads)
             fors[str(line)] = fact
         f["fors"] = fors
 

@@ -65,3 +65,45 @@ func TestCompFactsForce(t *testing.T) {
 		t.Fatalf("lines checked: %v", ruled)
 	}
 }
+
+// TestUnpackingLoopFactsForce checks the loop rule on a header that unpacks an
+// iterator (grammar/fors.go): the first pass gives each variable its part of the
+// first element, and a later pass the parts of the next one (or of the first, or the
+// values kept); any other value is rejected.
+func TestUnpackingLoopFactsForce(t *testing.T) {
+	src := "def f(s):\n    n = 0\n    for i, c in enumerate(s):\n        n += i\n    return n\n"
+	rec, prog := recordFacts(t, "unpack", src, "f('xyz')")
+	fwd := rec.Forward
+	a := grammar.Action{Kind: grammar.StepOver}
+	passes := 0
+	for i, nd := range fwd.Nodes {
+		prev := nd.State()
+		if prev.Event != grammar.EventLine || prev.Loc.Line != 3 {
+			continue
+		}
+		j, exit, err := fwd.Do(i, a)
+		if err != nil || exit {
+			t.Fatalf("node %d: %v %v", i, err, exit)
+		}
+		next := fwd.Nodes[j].State()
+		if next.Loc.Line != 4 {
+			continue // the loop ends
+		}
+		text := stateText(t, rec.Context, fwd.Dir, prev, a, next)
+		if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
+			t.Fatalf("node %d: the truth %q is rejected", i, text)
+		}
+		c, _ := next.Locals.Get("c")
+		wrong := strings.Replace(text, `"c": "`+c+`"`, `"c": "'q'"`, 1)
+		if wrong == text {
+			t.Fatalf("node %d: %q lacks c", i, text)
+		}
+		if accepts(prog, rec.Context, fwd.Dir, prev, a, wrong) {
+			t.Errorf("node %d: %q is accepted (the truth is %q)", i, wrong, text)
+		}
+		passes++
+	}
+	if passes != 3 {
+		t.Fatalf("%d of 3 passes checked", passes)
+	}
+}

@@ -25,6 +25,13 @@ var valuePrograms = []struct{ src, entry string }{
 	{"def f(xs):\n    n = 0\n    for i in range(len(xs)):\n        if i < 3:\n            xs.append(i)\n        n += i\n    return n\n", "f([5, 6])"},
 	{"def f(s):\n    n = 0\n    for c in s:\n        n += 1\n    for c in s + 'q':\n        n += 1\n    return n\n", "f('aabba')"},
 	{"def f(k):\n    i = k\n    for i in range(0, i):\n        pass\n    return i\n", "f(5)"},
+	// Loops that unpack (with iterators): repeated pairs, one variable bound before
+	// the loop, a part stored in the body, an element that does not unpack, nested.
+	{"def f(s):\n    n = 0\n    for i, c in enumerate(s + s):\n        n += i\n    return n\n", "f('ab')"},
+	{"def f(d):\n    k = 'z'\n    t = 0\n    for k, v in d.items():\n        t += v\n    for k, v in d.items():\n        pass\n    return k\n", "f({'a': 1, 'b': 2})"},
+	{"def f(s, t):\n    n = ''\n    for a, b in zip(s, t):\n        a = a + b\n        n += a\n    return n\n", "f('aab', 'xxy')"},
+	{"def f(ps):\n    n = 0\n    for a, b in ps:\n        n += a\n    return n\n", "f([(1, 2), (1, 2), [3, 4], 'ab'])"},
+	{"def f(s):\n    n = 0\n    for i, c in enumerate(s):\n        for j, e in enumerate(s):\n            n += i * j\n    return n\n", "f('aba')"},
 	{`def f(n):
     a = [1]
     b = a
