@@ -15,12 +15,15 @@ import (
 // whose value it changes and the stored value's expression as ast.unparse writes it
 // (`n + 1` for `n += 1`), in the subset the branch evaluator reads; with Key, the
 // statement stores into an item of the name's list or dict (`d[k] = EXPR`); with
-// Append, it is `NAME.append(APPEND)`.
+// Append, it is `NAME.append(APPEND)`; with Method, `NAME.METHOD(ARGS...)`, a method
+// that changes a list or dict in place (assign_methods.go).
 type AssignFact struct {
-	Name   string `json:"name"`
-	Expr   string `json:"expr"`
-	Key    string `json:"key"`
-	Append string `json:"append"`
+	Name   string   `json:"name"`
+	Expr   string   `json:"expr"`
+	Key    string   `json:"key"`
+	Append string   `json:"append"`
+	Method string   `json:"method"`
+	Args   []string `json:"args"`
 	// Undo: the line is `NAME += BY` or `NAME -= BY` and BY does not read NAME
 	// (assign_inverse.go).
 	Undo *struct {
@@ -31,7 +34,7 @@ type AssignFact struct {
 
 // value returns the value the assignment leaves in its name, on the locals env gives.
 func (as AssignFact) value(env func(string) (string, bool)) (pyVal, bool) {
-	if as.Key == "" && as.Append == "" {
+	if as.Key == "" && as.Append == "" && as.Method == "" {
 		return evalExpr(as.Expr, env)
 	}
 	r, ok := env(as.Name)
@@ -41,6 +44,9 @@ func (as AssignFact) value(env func(string) (string, bool)) (pyVal, bool) {
 	cur, ok := parseRepr(r)
 	if !ok {
 		return pyVal{}, false
+	}
+	if as.Method != "" {
+		return as.mutate(cur, env)
 	}
 	// The value put in must hold no list, dict or set: one could be the changed
 	// object itself (`xs.append(xs)`, through an alias too), which Python writes `[...]`.

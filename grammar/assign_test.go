@@ -280,3 +280,47 @@ func randomCompExpr(r *rand.Rand) string {
 	}
 	return "[" + part() + comp + "] + " + randomBranchExpr(r, 1)
 }
+
+// TestMutate checks the values a method that changes a list or dict in place leaves
+// (assign_methods.go), as CPython leaves them, and no answer where Python raises.
+func TestMutate(t *testing.T) {
+	env := map[string]string{"xs": "[3, 1, 2]", "ys": "[1, True, 1]", "em": "[]", "d": "{'k': 1, 'j': 2}", "n": "7", "nest": "[[1]]"}
+	get := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	cases := []struct {
+		name, method string
+		args         []string
+		want         string // "" for no answer
+	}{
+		{"xs", "insert", []string{"-9", "n"}, "[7, 3, 1, 2]"},
+		{"xs", "insert", []string{"10", "n"}, "[3, 1, 2, 7]"},
+		{"xs", "insert", []string{"-1", "n"}, "[3, 1, 7, 2]"},
+		{"ys", "remove", []string{"True"}, "[True, 1]"},
+		{"xs", "pop", []string{"-1"}, "[3, 1]"},
+		{"xs", "pop", nil, "[3, 1]"},
+		{"xs", "sort", nil, "[1, 2, 3]"},
+		{"xs", "reverse", nil, "[2, 1, 3]"},
+		{"xs", "extend", []string{"'ab'"}, "[3, 1, 2, 'a', 'b']"},
+		{"xs", "extend", []string{"xs"}, "[3, 1, 2, 3, 1, 2]"},
+		{"d", "pop", []string{"'k'"}, "{'j': 2}"},
+		{"d", "clear", nil, "{}"},
+		{"em", "pop", nil, ""},                      // IndexError
+		{"xs", "pop", []string{"3"}, ""},            // IndexError
+		{"xs", "remove", []string{"9"}, ""},         // ValueError
+		{"d", "pop", []string{"'x'"}, ""},           // KeyError
+		{"xs", "extend", []string{"nest"}, ""},      // a list put in
+		{"xs", "insert", []string{"0", "nest"}, ""}, // a list put in
+		{"ys", "sort", nil, "[1, True, 1]"},
+		{"nest", "sort", nil, ""}, // not known to compare
+	}
+	for _, c := range cases {
+		as := AssignFact{Name: c.name, Method: c.method, Args: c.args}
+		v, ok := as.value(get)
+		got := ""
+		if ok {
+			got, ok = v.repr()
+		}
+		if got != c.want {
+			t.Errorf("%s.%s(%v) = %q (%v), want %q", c.name, c.method, c.args, got, ok, c.want)
+		}
+	}
+}

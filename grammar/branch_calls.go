@@ -193,21 +193,7 @@ func (c pyCall) eval(env func(string) (string, bool)) (pyVal, bool) {
 		}
 		return pyVal{kind: pyInt, i: i}, true
 	case c.fn == "sorted" && len(args) == 1:
-		xs, ok := orderable(args[0])
-		if !ok {
-			return pyVal{}, false
-		}
-		xs = slices.Clone(xs)
-		slices.SortStableFunc(xs, func(a, b pyVal) int {
-			switch lt, _ := pyLess(a, b); {
-			case lt:
-				return -1
-			case pyEqual(a, b):
-				return 0
-			}
-			return 1
-		})
-		return pyVal{kind: pyList, items: xs}, true
+		return sortedOf(args[0])
 	case c.fn == "sum" && len(args) == 1:
 		xs, ok := args[0].iterItems()
 		if !ok {
@@ -275,6 +261,25 @@ func (c pyCall) eval(env func(string) (string, bool)) (pyVal, bool) {
 		return best, true
 	}
 	return pyVal{}, false
+}
+
+// sortedOf is sorted(v): a new list of v's elements in order (a stable sort).
+func sortedOf(v pyVal) (pyVal, bool) {
+	xs, ok := orderable(v)
+	if !ok {
+		return pyVal{}, false
+	}
+	xs = slices.Clone(xs)
+	slices.SortStableFunc(xs, func(a, b pyVal) int {
+		switch lt, _ := pyLess(a, b); {
+		case lt:
+			return -1
+		case pyEqual(a, b):
+			return 0
+		}
+		return 1
+	})
+	return pyVal{kind: pyList, items: xs}, true
 }
 
 // orderable returns the elements of a str, tuple or list (a dict's keys) when every

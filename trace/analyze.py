@@ -1098,25 +1098,39 @@ def _assigns(tree, codes, out, builtins):
             if fact is None or fact["name"] not in code.co_varnames or fact["name"] in cells:
                 continue
             exprs = [k for k in ("expr", "key", "append") if k in fact]
-            if not all(_branch_expr_ok(fact[k], names, builtins) for k in exprs):
+            args = fact.get("args", [])
+            if not all(_branch_expr_ok(n, names, builtins) for n in [fact[k] for k in exprs] + args):
                 continue
             for k in exprs:
                 fact[k] = _ast.unparse(fact[k])
+            if args:
+                fact["args"] = [_ast.unparse(a) for a in args]
             assigns[str(line)] = fact
         f["assigns"] = assigns
         f["ret_exprs"] = rets
 
 
+# The methods that change a list (or a dict) in place which the assignment rule
+# reads as a statement (grammar/assign_methods.go), by their numbers of arguments.
+_MUTATORS = {"reverse": (0,), "clear": (0,), "sort": (0,), "pop": (0, 1), "extend": (1,), "insert": (2,),
+             "remove": (1,)}
+
+
 def _assign_fact(node):
     """The fact of one assignment statement (_assigns), or None: `NAME = EXPR`, `NAME
-    op= EXPR`, `NAME[KEY] = EXPR`, `NAME[KEY] op= EXPR` or `NAME.append(EXPR)`; its
-    "expr", "key" and "append" are still AST nodes."""
+    op= EXPR`, `NAME[KEY] = EXPR`, `NAME[KEY] op= EXPR`, `NAME.append(EXPR)` or
+    `NAME.METHOD(ARGS)` of _MUTATORS; its "expr", "key", "append" and "args" are still
+    AST nodes."""
     if isinstance(node, _ast.Expr):
         c = node.value
-        if (isinstance(c, _ast.Call) and isinstance(c.func, _ast.Attribute) and c.func.attr == "append"
-                and isinstance(c.func.value, _ast.Name) and len(c.args) == 1 and not c.keywords
-                and not isinstance(c.args[0], _ast.Starred)):
-            return {"name": c.func.value.id, "append": c.args[0]}
+        if (not isinstance(c, _ast.Call) or not isinstance(c.func, _ast.Attribute) or c.keywords
+                or not isinstance(c.func.value, _ast.Name) or any(isinstance(a, _ast.Starred) for a in c.args)):
+            return None
+        name, method = c.func.value.id, c.func.attr
+        if method == "append" and len(c.args) == 1:
+            return {"name": name, "append": c.args[0]}
+        if len(c.args) in _MUTATORS.get(method, ()):
+            return {"name": name, "method": method, "args": list(c.args)}
         return None
     if isinstance(node, _ast.Assign):
         if len(node.targets) != 1:
