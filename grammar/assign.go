@@ -7,9 +7,10 @@ import (
 )
 
 // This file is the assignment rule (docs/decisions.md, "Assignment facts"): after a
-// line state at a line that is one statement `NAME = EXPR` or `NAME op= EXPR`, whose
-// expression reads only locals with exactly known values, the next line state of the
-// frame holds the value the statement stores, written as Python's repr writes it.
+// line state at a line that is one statement `NAME = EXPR` (or `A, B = EXPR`) or
+// `NAME op= EXPR`, whose expression reads only locals with exactly known values, the
+// next line state of the frame holds the value the statement stores, written as
+// Python's repr writes it.
 
 // AssignFact is the one assignment of a line (trace/analyze.py, _assigns): the name
 // whose value it changes and the stored value's expression as ast.unparse writes it
@@ -18,7 +19,9 @@ import (
 // Append, it is `NAME.append(APPEND)`; with Method, `NAME.METHOD(ARGS...)`, a method
 // that changes a list or dict in place (assign_methods.go).
 type AssignFact struct {
-	Name   string   `json:"name"`
+	Name string `json:"name"`
+	// Names: the line is `A, B, ... = EXPR`, each name taking its part of the value.
+	Names  []string `json:"names"`
 	Expr   string   `json:"expr"`
 	Key    string   `json:"key"`
 	Append string   `json:"append"`
@@ -242,23 +245,38 @@ func (p *Program) retExprAt(c int, prev *State) (string, bool) {
 // value of the line state, for tests and statistics.
 func (t *Targets) AssignRule() bool { return t.locals != nil && t.locals.assign }
 
-// assignAfter returns the name that the assignment at prev's line (a line state of a
-// frame of code c) stores and the repr of the value, when the facts know the line's
-// assignment and its expression evaluates on prev's locals. The statement is the
-// whole line, so when the frame's next line event comes (no exception left it) the
-// store has run, once.
-func (p *Program) assignAfter(c int, prev *State) (name, repr string, ok bool) {
+// storedVar is a variable an assignment stores and the repr of its new value.
+type storedVar struct{ name, repr string }
+
+// assignAfter returns the variables that the assignment at prev's line (a line state
+// of a frame of code c) stores and the reprs of their values, when the facts know the
+// line's assignment and its expression evaluates on prev's locals: one, or with
+// Names each its part of the value unpacked. The statement is the whole line, so
+// when the frame's next line event comes (no exception left it) the store has run,
+// once.
+func (p *Program) assignAfter(c int, prev *State) ([]storedVar, bool) {
 	as, ok := p.f.Codes[c].Assigns[prev.Loc.Line]
 	if !ok || !p.evaluable(c, prev) {
-		return "", "", false
+		return nil, false
 	}
 	val, ok := as.value(prev.Locals.Get)
 	if !ok {
-		return "", "", false
+		return nil, false
 	}
-	v, ok := val.repr()
-	if !ok || len(v) > maxConstRepr {
-		return "", "", false // a longer repr could be cut by the tracer's repr limit
+	names, parts := []string{as.Name}, []pyVal{val}
+	if as.Names != nil {
+		names = as.Names
+		if parts, ok = val.elems(); !ok || len(parts) != len(names) {
+			return nil, false // ValueError or TypeError: the line raises
+		}
 	}
-	return as.Name, v, true
+	out := make([]storedVar, len(names))
+	for k, part := range parts {
+		v, ok := part.repr()
+		if !ok || len(v) > maxConstRepr {
+			return nil, false // a longer repr could be cut by the tracer's repr limit
+		}
+		out[k] = storedVar{names[k], v}
+	}
+	return out, true
 }

@@ -101,7 +101,8 @@ func randomMethodExpr(r *rand.Rand) string {
 	recv := []string{"s", "e", "q", "u", "l", "p", "d", "ed", "' a b '", "'A1'", "'12'", "'a,b,,c'", "'Ab'", "'\\x1c x'", "('a', 'b')", "['x', 'y', 'x']", "{'k': 1}"}
 	args := []string{"'a'", "''", "','", "' '", "'b'", "s", "q", "u", "'k'", "1", "None", "('a', 'b')", "['x', 'y']"}
 	name := []string{"copy", "upper", "lower", "isdigit", "isalpha", "isalnum", "isupper", "islower", "isspace",
-		"strip", "lstrip", "rstrip", "split", "startswith", "endswith", "count", "find", "index", "join", "get", "replace"}[r.IntN(21)]
+		"strip", "lstrip", "rstrip", "split", "startswith", "endswith", "count", "find", "index", "join", "get", "replace",
+		"partition", "rpartition"}[r.IntN(23)]
 	e := recv[r.IntN(len(recv))] + "." + name + "("
 	for k := range r.IntN(3) {
 		if k > 0 {
@@ -146,6 +147,8 @@ func TestEvalComps(t *testing.T) {
 		"s.replace('b', '', 0) + s.replace('', '-', 2)": `"ab'c-a-b'c"`,
 		"list(range(n, 0, -1))":                         "[3, 2, 1]",
 		"dict()":                                        "{}",
+		"divmod(-7, 2) + divmod(n, -2)":                 "(-4, 1, -2, -1)",
+		"s.rpartition('b') + 'x'.partition('y')":        `('a', 'b', "'c", 'x', '', '')`,
 		"[n for n in ns if n > 2] + [n]":                "[3, 3]",
 		"max((x for x in ns)) if b else 0":              "3",
 	} {

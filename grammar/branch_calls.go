@@ -194,6 +194,13 @@ func (c pyCall) eval(env func(string) (string, bool)) (pyVal, bool) {
 		return pyVal{kind: pyInt, i: i}, true
 	case c.fn == "sorted" && len(args) == 1:
 		return sortedOf(args[0])
+	case c.fn == "divmod" && len(args) == 2:
+		q, ok := pyBin{op: "//", l: pyConst{args[0]}, r: pyConst{args[1]}}.eval(nil)
+		if !ok {
+			return pyVal{}, false
+		}
+		m, ok := pyBin{op: "%", l: pyConst{args[0]}, r: pyConst{args[1]}}.eval(nil)
+		return pyVal{kind: pyTuple, items: []pyVal{q, m}}, ok
 	case c.fn == "sum" && len(args) == 1:
 		xs, ok := args[0].iterItems()
 		if !ok {

@@ -177,7 +177,8 @@ for k, v in d["env"].items():
         pass
 builtins = {"len": len, "abs": abs, "min": min, "max": max, "sorted": sorted,
             "sum": sum, "any": any, "all": all, "list": list, "tuple": tuple, "enumerate": enumerate,
-            "zip": zip, "reversed": reversed, "range": range, "dict": dict, "bool": bool, "int": int, "str": str}
+            "zip": zip, "reversed": reversed, "range": range, "dict": dict, "bool": bool, "int": int, "str": str,
+            "divmod": divmod}
 out = []
 for c in d["exprs"]:
     try:

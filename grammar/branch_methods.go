@@ -15,7 +15,7 @@ var pyMethods = map[string]int{
 	"copy": 0, "upper": 0, "lower": 0, "isdigit": 0, "isalpha": 0, "isalnum": 0, "isupper": 0,
 	"islower": 0, "isspace": 0, "strip": 1, "lstrip": 1, "rstrip": 1, "split": 1, "startswith": 1,
 	"endswith": 1, "replace": 3, "count": 1, "find": 1, "index": 1, "join": 1, "get": 2,
-	"items": 0, "keys": 0, "values": 0,
+	"items": 0, "keys": 0, "values": 0, "partition": 1, "rpartition": 1,
 }
 
 // asciiSpace are the ASCII characters str.isspace, str.split and str.strip count as
@@ -165,6 +165,19 @@ func strMethod(s, name string, args []pyVal) (pyVal, bool) {
 			}
 			return pyBoolVal(false), true
 		}
+	case (name == "partition" || name == "rpartition") && len(args) == 1 && allStr && args[0].s != "":
+		i := strings.Index(s, args[0].s)
+		if name == "rpartition" {
+			i = strings.LastIndex(s, args[0].s)
+		}
+		parts := []string{s, "", ""}
+		switch {
+		case i >= 0:
+			parts = []string{s[:i], args[0].s, s[i+len(args[0].s):]}
+		case name == "rpartition":
+			parts = []string{"", "", s}
+		}
+		return pyVal{kind: pyTuple, items: []pyVal{strOf(parts[0]), strOf(parts[1]), strOf(parts[2])}}, true
 	case name == "replace" && len(args) == 2 && allStr:
 		return strOf(strings.ReplaceAll(s, args[0].s, args[1].s)), true
 	case name == "replace" && len(args) == 3 && args[0].kind == pyStr && args[1].kind == pyStr && args[2].numeric():

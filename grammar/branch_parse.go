@@ -412,7 +412,7 @@ func (p *pyParser) primary(d int) (pyExpr, bool) {
 				return pyLen{x}, true
 			}
 		case "abs", "min", "max", "sorted", "sum", "any", "all", "list", "tuple",
-			"enumerate", "zip", "reversed", "range", "dict", "bool", "int", "str":
+			"enumerate", "zip", "reversed", "range", "dict", "bool", "int", "str", "divmod":
 			if p.op("(") {
 				call := pyCall{fn: name}
 				for !p.op(")") {

@@ -207,11 +207,16 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 		}
 		r.forced[content(n)] = vals
 	}
-	if n, v, ok := p.assignAfter(c, prev); ok && slices.Contains(r.keys, content(n)) {
-		r.forced[content(n)] = []string{content(v)} // the store runs once, before the next line event
+	stored, _ := p.assignAfter(c, prev)
+	for _, sv := range stored {
+		n := content(sv.name)
+		if !slices.Contains(r.keys, n) {
+			continue
+		}
+		r.forced[n] = []string{content(sv.repr)} // the store runs once, before the next line event
 		r.assign = true
-		if old, had := prev.Locals.Get(n); !had || old != v {
-			r.required = append(r.required, content(n)) // changed: the diff form shows it too
+		if old, had := prev.Locals.Get(sv.name); !had || old != sv.repr {
+			r.required = append(r.required, n) // changed: the diff form shows it too
 		}
 	}
 	loopVars, _ := p.forNext(c, prev)

@@ -910,18 +910,19 @@ _BRANCH_BIN = (_ast.Add, _ast.Sub, _ast.Mult, _ast.FloorDiv, _ast.Mod)
 # The builtins the evaluator calls (grammar/branch_calls.go), and the methods it calls
 # with the most arguments each takes (grammar/branch_methods.go).
 _EVAL_BUILTINS = frozenset(("len", "abs", "min", "max", "sorted", "sum", "any", "all", "list", "tuple",
-                            "enumerate", "zip", "reversed", "range", "dict", "bool", "int", "str"))
+                            "enumerate", "zip", "reversed", "range", "dict", "bool", "int", "str", "divmod"))
 # The builtins that make an iterator, and the dict methods that make a view: read
 # only where something consumes them whole (grammar/branch_iters.go).
 _ITER_FNS = frozenset(("enumerate", "zip", "reversed", "range"))
 _VIEW_METHODS = frozenset(("items", "keys", "values"))
 _ARITY = {"len": (1, 1), "abs": (1, 1), "sorted": (1, 1), "sum": (1, 1), "any": (1, 1), "all": (1, 1),
           "list": (0, 1), "tuple": (0, 1), "enumerate": (1, 2), "reversed": (1, 1), "range": (1, 3),
-          "dict": (0, 1), "bool": (0, 1), "int": (1, 1), "str": (1, 1)}
+          "dict": (0, 1), "bool": (0, 1), "int": (1, 1), "str": (1, 1), "divmod": (2, 2)}
 _EVAL_METHODS = {
     "copy": 0, "upper": 0, "lower": 0, "isdigit": 0, "isalpha": 0, "isalnum": 0, "isupper": 0,
     "islower": 0, "isspace": 0, "strip": 1, "lstrip": 1, "rstrip": 1, "split": 1, "startswith": 1,
     "endswith": 1, "replace": 3, "count": 1, "find": 1, "index": 1, "join": 1, "get": 2,
+    "partition": 1, "rpartition": 1,
 }
 
 
@@ -1095,7 +1096,7 @@ def _assigns(tree, codes, out, builtins):
                     rets[str(line)] = _ast.unparse(node.value)
                 continue
             fact = _assign_fact(node)
-            if fact is None or fact["name"] not in code.co_varnames or fact["name"] in cells:
+            if fact is None or any(n not in code.co_varnames or n in cells for n in fact.get("names", [fact["name"]])):
                 continue
             exprs = [k for k in ("expr", "key", "append") if k in fact]
             args = fact.get("args", [])
@@ -1118,9 +1119,9 @@ _MUTATORS = {"reverse": (0,), "clear": (0,), "sort": (0,), "pop": (0, 1), "exten
 
 def _assign_fact(node):
     """The fact of one assignment statement (_assigns), or None: `NAME = EXPR`, `NAME
-    op= EXPR`, `NAME[KEY] = EXPR`, `NAME[KEY] op= EXPR`, `NAME.append(EXPR)` or
-    `NAME.METHOD(ARGS)` of _MUTATORS; its "expr", "key", "append" and "args" are still
-    AST nodes."""
+    op= EXPR`, `NAME[KEY] = EXPR`, `NAME[KEY] op= EXPR`, `NAME.append(EXPR)`,
+    `NAME.METHOD(ARGS)` of _MUTATORS or `A, B, ... = EXPR` (distinct names); its "expr",
+    "key", "append" and "args" are still AST nodes."""
     if isinstance(node, _ast.Expr):
         c = node.value
         if (not isinstance(c, _ast.Call) or not isinstance(c.func, _ast.Attribute) or c.keywords
@@ -1156,6 +1157,10 @@ def _assign_fact(node):
     if (isinstance(target, _ast.Subscript) and isinstance(target.value, _ast.Name)
             and not isinstance(target.slice, _ast.Slice)):
         return {"name": target.value.id, "key": target.slice, "expr": value}
+    if isinstance(target, _ast.Tuple) and target.elts and all(isinstance(n, _ast.Name) for n in target.elts):
+        ids = [n.id for n in target.elts]
+        if len(set(ids)) == len(ids):
+            return {"name": ids[0], "names": ids, "expr": value}
     return None
 
 

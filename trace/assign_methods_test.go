@@ -62,3 +62,43 @@ func TestMutatorFactsForce(t *testing.T) {
 		t.Fatalf("%d of 8 lines checked", checked)
 	}
 }
+
+// TestUnpackingAssignFactsForce checks `A, B = EXPR` (grammar/assign.go): each name
+// takes its part of the value, and a wrong part is rejected.
+func TestUnpackingAssignFactsForce(t *testing.T) {
+	src := "def f(n, s):\n    q, r = divmod(n, 4)\n    a, b, c = s.rpartition('-')\n    q, r = r, q\n    return q, r, a, b, c\n"
+	rec, prog := recordFacts(t, "unpack assign", src, "f(-9, 'x-y-z')")
+	fwd := rec.Forward
+	a := grammar.Action{Kind: grammar.StepOver}
+	last := map[int]string{2: "r", 3: "c", 4: "r"} // the last name each line stores
+	checked := 0
+	for i, nd := range fwd.Nodes {
+		prev := nd.State()
+		name, ok := last[prev.Loc.Line]
+		if prev.Event != grammar.EventLine || !ok {
+			continue
+		}
+		j, exit, err := fwd.Do(i, a)
+		if err != nil || exit {
+			t.Fatalf("node %d: %v %v", i, err, exit)
+		}
+		next := fwd.Nodes[j].State()
+		text := stateText(t, rec.Context, fwd.Dir, prev, a, next)
+		if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
+			t.Fatalf("line %d: the truth %q is rejected", prev.Loc.Line, text)
+		}
+		v, _ := next.Locals.Get(name)
+		right := `"` + name + `": "` + v + `"`
+		wrong := strings.Replace(text, right, `"`+name+`": "`+v+`0"`, 1)
+		if wrong == text {
+			t.Fatalf("line %d: %q lacks %s", prev.Loc.Line, text, right)
+		}
+		if accepts(prog, rec.Context, fwd.Dir, prev, a, wrong) {
+			t.Errorf("line %d: %q is accepted (the truth is %q)", prev.Loc.Line, wrong, text)
+		}
+		checked++
+	}
+	if checked != 3 {
+		t.Fatalf("%d of 3 lines checked", checked)
+	}
+}
