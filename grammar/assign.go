@@ -280,3 +280,23 @@ func (p *Program) assignAfter(c int, prev *State) ([]storedVar, bool) {
 	}
 	return out, true
 }
+
+// lineDecided reports whether the statement of prev's line (a line state of a frame
+// of code c) is one the evaluator answered for (branched: the branch rule did; else
+// the assignment or loop rule does), so that it raises nothing: the evaluator answers
+// only where Python raises nothing, and the line calls no code object (a
+// comprehension's frame could meet the recursion limit). A run the time limit cuts
+// ends without an exception event (the tracer leaves it out).
+func (p *Program) lineDecided(c int, prev *State, branched bool) bool {
+	if len(p.f.Codes[c].Callees[prev.Loc.Line]) > 0 {
+		return false
+	}
+	if branched {
+		return true
+	}
+	if _, ok := p.assignAfter(c, prev); ok {
+		return true
+	}
+	_, ok := p.forNext(c, prev)
+	return ok
+}

@@ -223,6 +223,9 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 				} else {
 					t.after(c, cf.AfterLine[l])
 				}
+				if c == own && p.lineDecided(c, prev, b != nil) {
+					delete(t.set[EventException][c], l) // the line raises nothing
+				}
 				if a.Kind == StepInto {
 					t.callsFrom(c, l)
 				}

@@ -119,3 +119,31 @@ func TestBreakpointReachForce(t *testing.T) {
 		}
 	}
 }
+
+// TestDecidedLineRaisesNothing checks that a step from a line whose statement the
+// evaluator decides (grammar/assign.go, lineDecided) cannot lead to an exception at
+// that line, where a line calling a function of the program can.
+func TestDecidedLineRaisesNothing(t *testing.T) {
+	src := "def g(n):\n    return n\n\ndef f(n):\n    k = n * 2\n    m = g(k)\n    return m\n"
+	rec, prog := recordFacts(t, "decided", src, "f(3)")
+	fwd := rec.Forward
+	raises := map[int]bool{5: false, 6: true}
+	checked := 0
+	for i := range fwd.Nodes {
+		prev := fwd.Nodes[i].State()
+		want, ok := raises[prev.Loc.Line]
+		if prev.Event != grammar.EventLine || !ok {
+			continue
+		}
+		for _, kind := range []grammar.ActionKind{grammar.StepInto, grammar.StepOver} {
+			tg := prog.Targets(&prev, grammar.Action{Kind: kind})
+			if got := tg.Has(grammar.EventException, prev.Loc.Line); got != want {
+				t.Errorf("%s from line %d: an exception there allowed %v, want %v", kind, prev.Loc.Line, got, want)
+			}
+		}
+		checked++
+	}
+	if checked != 2 {
+		t.Fatalf("%d of 2 lines checked", checked)
+	}
+}

@@ -206,6 +206,35 @@ func TestLongCCallTimesOut(t *testing.T) {
 	}
 }
 
+// TestTimeLimitIsNoException checks that a run the time limit cuts inside Python code
+// ends with status never and no exception event: the limit is not the program's
+// exception (the program facts rely on it: a line the evaluator decides raises
+// nothing). The alarm mostly fires inside the trace function, which ends tracing
+// without an event either way; the tracer leaves out the event where it fires in the
+// program's own code.
+func TestTimeLimitIsNoException(t *testing.T) {
+	p := tpNew(t, trace.PoolOptions{Workers: 1})
+	res, err := p.Trace(tpCtx(t), trace.TraceRequest{
+		Source: "def f():\n    n = 0\n    while True:\n        n += 1\n",
+		Entry:  "f()",
+		Limits: trace.Limits{WallSecs: 0.3, MaxEvents: 1 << 24},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != trace.StatusNever || res.Exception != "time limit" {
+		t.Fatalf("result: status %s, %q; want never, time limit", res.Status, res.Exception)
+	}
+	for _, ev := range res.Events {
+		if ev.Event == "exception" {
+			t.Fatalf("an exception event at line %d: %s", ev.Line, ev.Arg)
+		}
+	}
+	if len(res.Events) < 10 {
+		t.Fatalf("only %d events", len(res.Events))
+	}
+}
+
 func TestMemoryHogNeverHangs(t *testing.T) {
 	p := tpNew(t, trace.PoolOptions{Workers: 1, MemoryMiB: 512})
 	ctx := tpCtx(t)

@@ -595,6 +595,11 @@ class _Recorder:
             self.pop(frame)
         elif event == "exception":
             exc = arg[1] if arg[1] is not None else arg[0]
+            info[2] = True
+            if isinstance(exc, _Timeout):
+                # The time limit cut the run (its status says so): no exception of
+                # the program's, and no event.
+                return
             ev = {
                 "event": "exception",
                 "frame": info[0],
@@ -605,7 +610,6 @@ class _Recorder:
                 "arg": brepr(exc, self.max_repr),
             }
             self.emit(ev)
-            info[2] = True
 
     def pop(self, frame):
         stack = self.stack
