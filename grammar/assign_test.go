@@ -102,7 +102,8 @@ func randomMethodExpr(r *rand.Rand) string {
 	args := []string{"'a'", "''", "','", "' '", "'b'", "s", "q", "u", "'k'", "1", "None", "('a', 'b')", "['x', 'y']"}
 	name := []string{"copy", "upper", "lower", "isdigit", "isalpha", "isalnum", "isupper", "islower", "isspace",
 		"strip", "lstrip", "rstrip", "split", "startswith", "endswith", "count", "find", "index", "join", "get", "replace",
-		"partition", "rpartition"}[r.IntN(23)]
+		"partition", "rpartition", "isascii", "removeprefix", "removesuffix", "ljust", "rjust", "center", "zfill",
+		"capitalize", "swapcase", "title"}[r.IntN(33)]
 	e := recv[r.IntN(len(recv))] + "." + name + "("
 	for k := range r.IntN(3) {
 		if k > 0 {
@@ -325,5 +326,41 @@ func TestMutate(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s.%s(%v) = %q (%v), want %q", c.name, c.method, c.args, got, ok, c.want)
 		}
+	}
+}
+
+// TestEvalStrMethodsMatchPython checks the padding, prefix and case methods on chosen
+// cases (CPython's center rounding, a sign before zfill's zeros, title after
+// non-letters) against CPython.
+func TestEvalStrMethodsMatchPython(t *testing.T) {
+	exprs := []string{
+		"'ab'.center(5, '*')", "'abc'.center(6)", "'a'.center(4)", "'ab'.center(7, '-')", "'-42'.zfill(6)", "'+7'.zfill(1)",
+		"'x'.ljust(3, '.')", "'x'.rjust(3)", "s.ljust(n)", "'Hello wORLD 1a'.title()", "\"they're\".title()",
+		"'aBc'.swapcase()", "'hELLO wOrld'.capitalize()", "'abc'.removeprefix('ab')", "'abc'.removesuffix('bc')",
+		"u.isascii()", "s.isascii()", "'x'.ljust(3, 'ab')", "'x'.center(n, '')", "'12'.zfill(-3)", "u.title()",
+	}
+	env := map[string]string{"s": "'ab'", "n": "5", "u": `'\xe9'`}
+	get := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+	full := make([]string, len(exprs))
+	for i, e := range exprs {
+		// pythonEvals reads branchEnv: bind this test's names in the expression.
+		full[i] = "(lambda s, n, u: " + e + ")('ab', 5, '\\xe9')"
+	}
+	want := pythonEvals(t, full)
+	answered := 0
+	for k, e := range exprs {
+		got, ok := EvalValue(e, get)
+		if !ok {
+			continue
+		}
+		answered++
+		if want[k] == nil {
+			t.Errorf("%s = %s, but Python raises", e, got)
+		} else if got != want[k].Repr {
+			t.Errorf("%s = %s, Python %s", e, got, want[k].Repr)
+		}
+	}
+	if answered < len(exprs)-5 {
+		t.Errorf("only %d of %d answered", answered, len(exprs))
 	}
 }

@@ -16,6 +16,8 @@ var pyMethods = map[string]int{
 	"islower": 0, "isspace": 0, "strip": 1, "lstrip": 1, "rstrip": 1, "split": 1, "startswith": 1,
 	"endswith": 1, "replace": 3, "count": 1, "find": 1, "index": 1, "join": 1, "get": 2,
 	"items": 0, "keys": 0, "values": 0, "partition": 1, "rpartition": 1,
+	"isascii": 0, "removeprefix": 1, "removesuffix": 1, "ljust": 2, "rjust": 2, "center": 2, "zfill": 1,
+	"capitalize": 0, "swapcase": 0, "title": 0,
 }
 
 // asciiSpace are the ASCII characters str.isspace, str.split and str.strip count as
@@ -65,6 +67,9 @@ func intOf(i int) pyVal    { return pyVal{kind: pyInt, i: int64(i)} }
 
 // strMethod calls a method of str s.
 func strMethod(s, name string, args []pyVal) (pyVal, bool) {
+	if v, ok, known := strMethodMore(s, name, args); known {
+		return v, ok
+	}
 	allStr := true
 	for _, a := range args {
 		allStr = allStr && a.kind == pyStr

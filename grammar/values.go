@@ -331,13 +331,21 @@ func (p *Program) retOnReturn(c int, prev *State) *retOverride {
 			continue // no return instruction of its own (or one without a line): unknown
 		}
 		k := kept
+		// At prev's own line, or at the first line from the call (nothing runs
+		// between the call event and the first line event), the return's loads
+		// read prev's locals.
+		at := prev
 		sameLine := prev.Event == EventLine && line == prev.Loc.Line
+		if prev.Event == EventCall && len(cf.Entry.Next) == 1 && cf.Entry.Next[0] == line && len(cf.Entry.Ret) == 0 {
+			sameLine = true
+			at = &State{Event: EventLine, Loc: Loc{Line: line}, Locals: prev.Locals}
+		}
 		if sameLine {
 			k = func(Var) bool { return true } // nothing but the line's loads runs (retAfter)
 		}
 		v, ok := retRepr(vf, line, prev.Locals, k)
 		if !ok && sameLine {
-			v, ok = p.retExprAt(c, prev)
+			v, ok = p.retExprAt(c, at)
 		}
 		if !ok {
 			continue
