@@ -183,7 +183,11 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 		case inverseLine:
 			p.inverseValues(t, own, prev, a)
 		case atBreakpoint:
-			t.locals = p.localsAtBreakpoint(own, prev, a.Lines)
+			if _, first := p.breakpointFirst(own, prev, a.Lines); first {
+				t.locals = localsAtFirstLine(own, prev)
+			} else {
+				t.locals = p.localsAtBreakpoint(own, prev, a.Lines)
+			}
 		case callFromReturn:
 			if t.callVals = p.callBeforeReturn(own, prev); t.callVals != nil {
 				t.callRule = callRuleReturn
@@ -266,6 +270,10 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 		case Breakpoint:
 			if c == own && p.breakpointUnreachable(c, prev, a.Lines) {
 				continue // only the exit
+			}
+			if line, first := p.breakpointFirst(c, prev, a.Lines); c == own && first {
+				t.add(EventLine, c, line)
+				continue
 			}
 			p.breakpoints(t, a.Lines)
 		case Continue:

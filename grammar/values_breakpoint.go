@@ -72,3 +72,34 @@ func (p *Program) localsAtBreakpoint(c int, prev *State, lines []Loc) *localsRul
 	r.showKept(kept)
 	return r
 }
+
+// breakpointFirst returns the line a breakpoint on lines stops at from prev, the call
+// state of a frame of code c, when that is the frame's first line event: the call
+// can lead only to one line (no return or exception comes first), and it is a
+// breakpoint line. Nothing runs between the call event and the first line event, so
+// the stop is there, with the call's locals (localsAtFirstLine).
+func (p *Program) breakpointFirst(c int, prev *State, lines []Loc) (int, bool) {
+	if c < 0 || prev.Event != EventCall {
+		return 0, false
+	}
+	cf := &p.f.Codes[c]
+	e := cf.Entry
+	if cf.Loose || len(e.Next) != 1 || len(e.Ret) != 0 || len(e.Exc) != 0 {
+		return 0, false
+	}
+	for _, b := range lines {
+		if b.File == "" && b.Line == e.Next[0] {
+			return b.Line, true
+		}
+	}
+	return 0, false
+}
+
+// localsAtFirstLine is the rule for the state a breakpoint stops at in the first line
+// event of prev's frame (breakpointFirst): prev's locals, every one with its value,
+// in the full form a breakpoint's state is written in.
+func localsAtFirstLine(c int, prev *State) *localsRule {
+	r := &localsRule{code: c, forced: map[string][]string{}, noMarker: true}
+	r.showKept(prev.Locals)
+	return r
+}

@@ -166,3 +166,41 @@ func TestUntouchedFactsForce(t *testing.T) {
 		t.Errorf("%q is accepted (the truth is %q)", wrong, text)
 	}
 }
+
+// TestBreakpointAtFirstLineForce checks a breakpoint on a function's first line from
+// its call (grammar/values_breakpoint.go, breakpointFirst): nothing runs in between,
+// so the stop shows the call's locals, every one, even a list in a function called
+// twice; a changed value is rejected.
+func TestBreakpointAtFirstLineForce(t *testing.T) {
+	src := "def f(xs, n):\n    return xs[::-1] * n\n"
+	rec, prog := recordFacts(t, "first line", src, "f([1, 2], 2) + f([3], 1)")
+	fwd := rec.Forward
+	a := grammar.Action{Kind: grammar.Breakpoint, Lines: []grammar.Loc{{Line: 2}}}
+	checked := 0
+	for i, nd := range fwd.Nodes {
+		prev := nd.State()
+		if prev.Event != grammar.EventCall {
+			continue
+		}
+		j, exit, err := fwd.Do(i, a)
+		if err != nil || exit {
+			t.Fatalf("node %d: %v %v", i, err, exit)
+		}
+		text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
+		if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
+			t.Fatalf("node %d: the truth %q is rejected", i, text)
+		}
+		xs, _ := prev.Locals.Get("xs")
+		wrong := strings.Replace(text, `"xs": "`+xs+`"`, `"xs": "[0]"`, 1)
+		if wrong == text {
+			t.Fatalf("node %d: %q lacks xs", i, text)
+		}
+		if accepts(prog, rec.Context, fwd.Dir, prev, a, wrong) {
+			t.Errorf("node %d: %q is accepted (the truth is %q)", i, wrong, text)
+		}
+		checked++
+	}
+	if checked != 2 {
+		t.Fatalf("%d of 2 calls checked", checked)
+	}
+}
