@@ -338,6 +338,9 @@ func TestEvalStrMethodsMatchPython(t *testing.T) {
 		"'x'.ljust(3, '.')", "'x'.rjust(3)", "s.ljust(n)", "'Hello wORLD 1a'.title()", "\"they're\".title()",
 		"'aBc'.swapcase()", "'hELLO wOrld'.capitalize()", "'abc'.removeprefix('ab')", "'abc'.removesuffix('bc')",
 		"u.isascii()", "s.isascii()", "'x'.ljust(3, 'ab')", "'x'.center(n, '')", "'12'.zfill(-3)", "u.title()",
+		"'banana'.find('a', 2)", "'banana'.find('a', -2)", "'banana'.index('n', 3)", "'banana'.rfind('an')",
+		"'banana'.count('a', 2)", "'ab'.find('', 5)", "'ab'.find('', 2)", "'ab'.count('', 9)", "'ab'.index('x', 0)",
+		"'\\xe9ab'.find('b', 1)", "'banana'.rfind('a', -3)", "'ab'.find('a', -9)",
 	}
 	env := map[string]string{"s": "'ab'", "n": "5", "u": `'\xe9'`}
 	get := func(k string) (string, bool) { v, ok := env[k]; return v, ok }

@@ -28,6 +28,11 @@ func strMethodMore(s, name string, args []pyVal) (v pyVal, ok, known bool) {
 	case "ljust", "rjust", "center", "zfill":
 		out, ok := pad(s, name, args)
 		return strOf(out), ok, true
+	case "find", "index", "count", "rfind":
+		if name != "rfind" && len(args) != 2 {
+			return pyVal{}, false, false // the one-argument forms: strMethod
+		}
+		return search(s, name, args)
 	case "capitalize", "swapcase", "title":
 		if len(args) != 0 || !isASCII(s) {
 			return pyVal{}, false, true
@@ -99,4 +104,49 @@ func asciiCase(s, name string) string {
 		}
 	}
 	return string(b)
+}
+
+// search is s.find, s.index, s.rfind or s.count of sub from start (args: sub[,
+// start]), in code points as Python counts them.
+func search(s, name string, args []pyVal) (v pyVal, ok, known bool) {
+	if len(args) < 1 || len(args) > 2 || args[0].kind != pyStr {
+		return pyVal{}, false, true
+	}
+	rs := []rune(s)
+	start := int64(0)
+	if len(args) == 2 {
+		if !args[1].numeric() {
+			return pyVal{}, false, true // TypeError (or None: left to the model)
+		}
+		start = args[1].i
+		if start < 0 {
+			start = max(start+int64(len(rs)), 0)
+		}
+	}
+	missing := func() (pyVal, bool, bool) {
+		switch name {
+		case "index":
+			return pyVal{}, false, true // ValueError
+		case "count":
+			return intOf(0), true, true
+		}
+		return intOf(-1), true, true
+	}
+	if start > int64(len(rs)) {
+		return missing()
+	}
+	rest, sub := string(rs[start:]), args[0].s
+	var i int
+	switch name {
+	case "count":
+		return intOf(strings.Count(rest, sub)), true, true
+	case "rfind":
+		i = strings.LastIndex(rest, sub)
+	default:
+		i = strings.Index(rest, sub)
+	}
+	if i < 0 {
+		return missing()
+	}
+	return intOf(int(start) + utf8.RuneCountInString(rest[:i])), true, true
 }

@@ -921,7 +921,7 @@ _ARITY = {"len": (1, 1), "abs": (1, 1), "sorted": (1, 1), "sum": (1, 1), "any": 
 _EVAL_METHODS = {
     "copy": 0, "upper": 0, "lower": 0, "isdigit": 0, "isalpha": 0, "isalnum": 0, "isupper": 0,
     "islower": 0, "isspace": 0, "strip": 1, "lstrip": 1, "rstrip": 1, "split": 1, "startswith": 1,
-    "endswith": 1, "replace": 3, "count": 1, "find": 1, "index": 1, "join": 1, "get": 2,
+    "endswith": 1, "replace": 3, "count": 2, "find": 2, "index": 2, "rfind": 2, "join": 1, "get": 2,
     "partition": 1, "rpartition": 1, "isascii": 0, "removeprefix": 1, "removesuffix": 1, "ljust": 2,
     "rjust": 2, "center": 2, "zfill": 1, "capitalize": 0, "swapcase": 0, "title": 0,
 }
