@@ -416,9 +416,11 @@ func retRepr(vf *ValueFacts, line int, locals Locals, kept func(Var) bool) (stri
 	return b.String(), true
 }
 
-// maxConstRepr is the longest repr the facts build (trace/analyze.py
-// _MAX_CONST_REPR): the tracer's repr limit is assumed no shorter.
-const maxConstRepr = 32
+// maxConstRepr is the longest repr the facts build, the evaluator's values included
+// (trace/analyze.py's _MAX_CONST_REPR bounds the constants it writes at 32): the
+// tracer's repr limit (200 characters by default, which no front end changes) is
+// assumed no shorter.
+const maxConstRepr = 100
 
 // retValues returns the values a return state at line can give in a frame of one
 // of the codes in play (JSON string content), or nil when any is unknown.
