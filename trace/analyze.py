@@ -1129,11 +1129,18 @@ def _assign_fact(node):
                 or not isinstance(c.func.value, _ast.Name) or any(isinstance(a, _ast.Starred) for a in c.args)):
             return None
         name, method = c.func.value.id, c.func.attr
+        reads_name = any(isinstance(n, _ast.Name) and n.id == name for a in c.args for n in _ast.walk(a))
         if method == "append" and len(c.args) == 1:
-            return {"name": name, "append": c.args[0]}
-        if len(c.args) in _MUTATORS.get(method, ()):
-            return {"name": name, "method": method, "args": list(c.args)}
-        return None
+            fact = {"name": name, "append": c.args[0]}
+        elif len(c.args) in _MUTATORS.get(method, ()):
+            fact = {"name": name, "method": method, "args": list(c.args)}
+        else:
+            return None
+        if method in ("append", "extend", "insert", "reverse") and not reads_name:
+            # Undone by the inverse rules (grammar/assign_inverse.go): the arguments
+            # have the same values after the line.
+            fact["undo"] = {"op": method, "by": ""}
+        return fact
     if isinstance(node, _ast.Assign):
         if len(node.targets) != 1:
             return None

@@ -225,3 +225,37 @@ func TestInverseAssignFactsForce(t *testing.T) {
 		t.Errorf("undone steps by line %v, %d variants checked; want 4 at lines 5 and 6 (2 passes x 2 actions), 16 variants", seen, checked)
 	}
 }
+
+// TestInverseMutatorFactsForce checks in-place list methods undone before the line
+// after them (grammar/assign_inverse.go, unmutate): the list before append, extend,
+// insert and reverse is forced, and another value is rejected.
+func TestInverseMutatorFactsForce(t *testing.T) {
+	src := `def f(xs, v):
+    xs.append(v)
+    xs.reverse()
+    xs.insert(-1, 5)
+    xs.extend('ab')
+    return xs
+`
+	seen := map[int]int{}
+	inverseForce(t, src, "f([1, 2], 3)", func(prev grammar.State, k grammar.ActionKind, next grammar.State, text string) []string {
+		if prev.Event != grammar.EventLine || next.Event != grammar.EventLine || k == grammar.InvStepCall {
+			return nil
+		}
+		if next.Loc.Line < 2 || next.Loc.Line > 5 || prev.Loc.Line != next.Loc.Line+1 {
+			return nil
+		}
+		v, _ := next.Locals.Get("xs")
+		right := `"xs": ` + grammar.QuoteJSON(v)
+		if !strings.Contains(text, right) {
+			t.Fatalf("%q lacks %s", text, right)
+		}
+		seen[next.Loc.Line]++
+		return []string{strings.Replace(text, right, `"xs": "[9]"`, 1)}
+	})
+	for line := 2; line <= 5; line++ {
+		if seen[line] != 2 {
+			t.Errorf("line %d undone %d times, want 2 (inv_step_into and inv_step_over)", line, seen[line])
+		}
+	}
+}
