@@ -1,8 +1,11 @@
 package grammar
 
-// This file is what a frame can still reach from a state (docs/decisions.md,
-// "Program facts"): where a step_return from inside it can end, and whether a
-// breakpoint in a function with a single frame can still stop.
+import "strings"
+
+// This file is about returns (docs/decisions.md, "Program facts"): what a frame can
+// still reach from a state (where a step_return from inside it can end, and whether
+// a breakpoint in a function with a single frame can still stop), and which frames
+// can have returned a value.
 
 // ahead is what the frame of a code object can still do from a state: the lines of
 // its line events, and the lines of its return and exception events.
@@ -114,4 +117,24 @@ func (p *Program) breakpointUnreachable(c int, prev *State, lines []Loc) bool {
 		}
 	}
 	return true
+}
+
+// compStarts are the bytes the repr of what a comprehension returns starts with ("<"
+// for a repr that failed).
+var compStarts = map[string]string{"<listcomp>": "[<", "<setcomp>": "{s<", "<dictcomp>": "{<"}
+
+// returnedBy keeps the codes whose frame can return the value whose repr is value:
+// a list, set or dict comprehension returns what it built, so a return of another
+// kind at its line is its function's (CruxEval's input task starts at such a return).
+func (p *Program) returnedBy(codes []int, value string) []int {
+	out := codes[:0:0]
+	for _, c := range codes {
+		cf := &p.f.Codes[c]
+		if starts, ok := compStarts[cf.Name]; ok && cf.Kind == "comprehension" &&
+			(value == "" || !strings.ContainsRune(starts, rune(value[0]))) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }

@@ -148,6 +148,9 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 		return t.finish()
 	}
 	codes := p.codesAt(prev.Event, prev.Loc.Line)
+	if prev.Event == EventReturn {
+		codes = p.returnedBy(codes, prev.Value)
+	}
 	for _, c := range codes {
 		if p.hasNames(c, prev.Locals) {
 			t.prev.add(c)

@@ -147,3 +147,29 @@ func TestDecidedLineRaisesNothing(t *testing.T) {
 		t.Fatalf("%d of 2 lines checked", checked)
 	}
 }
+
+// TestComprehensionReturnsItsKind checks that a return whose value a comprehension on
+// the line cannot have built is its function's (grammar/returns.go, returnedBy): the
+// inputs before it are the function's call, not the comprehension's.
+func TestComprehensionReturnsItsKind(t *testing.T) {
+	cases := []struct {
+		src       string
+		compsCall bool // whether the comprehension's call stays allowed
+	}{
+		{"def f(text):\n    return not any([c.isupper() for c in text])\n", false},
+		{"def f(text):\n    return [c for c in text if c.isupper()]\n", true},
+	}
+	for _, c := range cases {
+		rec, prog := recordFacts(t, c.src, c.src, "f('aB')")
+		inv := rec.Forward.Inverse()
+		ret := inv.Nodes[0].State()
+		if ret.Event != grammar.EventReturn {
+			t.Fatalf("%q: the inverse tree starts with %s", c.src, ret.Event)
+		}
+		tg := prog.Targets(&ret, grammar.Action{Kind: grammar.InvStepCall})
+		if !tg.Has(grammar.EventCall, 1) || tg.Has(grammar.EventCall, 2) != c.compsCall {
+			t.Errorf("%q: the function's call allowed %v, the comprehension's %v (want true, %v)",
+				c.src, tg.Has(grammar.EventCall, 1), tg.Has(grammar.EventCall, 2), c.compsCall)
+		}
+	}
+}
