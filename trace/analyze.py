@@ -15,6 +15,7 @@ is modelled (its settrace rules); any other version gets no facts.
 """
 
 import ast as _ast
+import copy as _copy
 import dis as _dis
 import sys as _sys
 import types as _types
@@ -1060,11 +1061,12 @@ def _branches(tree, codes, out, builtins):
                 continue
             if line in branches or str(line) not in f["after_line"]:
                 continue
-            if not _branch_expr_ok(t, names, builtins):
+            cond = _plain_fstrings(t, builtins)
+            if not _branch_expr_ok(cond, names, builtins):
                 continue
             b = _branch(flow, ins, line_of, node, line)
             if b is not None:
-                b["cond"] = _ast.unparse(t)
+                b["cond"] = _ast.unparse(cond)
                 branches[line] = b
             else:
                 branches[line] = None
@@ -1093,14 +1095,17 @@ def _assigns(tree, codes, out, builtins):
             if node.end_lineno != line or starts.get(line) != 1 or str(line) not in f["after_line"]:
                 continue
             if isinstance(node, _ast.Return):
-                if node.value is not None and _branch_expr_ok(node.value, names, builtins):
-                    rets[str(line)] = _ast.unparse(node.value)
+                value = node.value and _plain_fstrings(node.value, builtins)
+                if value is not None and _branch_expr_ok(value, names, builtins):
+                    rets[str(line)] = _ast.unparse(value)
                 continue
             fact = _assign_fact(node)
             if fact is None or any(n not in code.co_varnames or n in cells for n in fact.get("names", [fact["name"]])):
                 continue
             exprs = [k for k in ("expr", "key", "append") if k in fact]
-            args = fact.get("args", [])
+            for k in exprs:
+                fact[k] = _plain_fstrings(fact[k], builtins)
+            args = [_plain_fstrings(a, builtins) for a in fact.get("args", [])]
             if not all(_branch_expr_ok(n, names, builtins) for n in [fact[k] for k in exprs] + args):
                 continue
             for k in exprs:
@@ -1116,6 +1121,30 @@ def _assigns(tree, codes, out, builtins):
 # reads as a statement (grammar/assign_methods.go), by their numbers of arguments.
 _MUTATORS = {"reverse": (0,), "clear": (0,), "sort": (0,), "pop": (0, 1), "extend": (1,), "insert": (2,),
              "remove": (1,)}
+
+
+def _plain_fstrings(node, builtins):
+    """node with each f-string whose parts are text and `{x}` or `{x!s}` (no format
+    spec) written as the concatenation the evaluator reads, `'' + str(x) + 'text'`
+    (format(x, '') is str(x) for the builtin values it knows); a copy, or node itself
+    when it has none or `str` is not the builtin."""
+    if "str" not in builtins or not any(isinstance(n, _ast.JoinedStr) for n in _ast.walk(node)):
+        return node
+
+    class _Rewrite(_ast.NodeTransformer):
+        def visit_JoinedStr(self, js):
+            out = _ast.Constant("")
+            for v in js.values:
+                if isinstance(v, _ast.Constant) and isinstance(v.value, str):
+                    part = v
+                elif (isinstance(v, _ast.FormattedValue) and v.conversion in (-1, 115) and v.format_spec is None):
+                    part = _ast.Call(_ast.Name("str", _ast.Load()), [self.visit(v.value)], [])
+                else:
+                    return js  # left as it is: the evaluator refuses it
+                out = _ast.BinOp(out, _ast.Add(), part)
+            return out
+
+    return _Rewrite().visit(_copy.deepcopy(node))
 
 
 def _assign_fact(node):
@@ -1203,8 +1232,8 @@ def _fors(tree, codes, out, builtins, range_kept):
                     and 1 <= len(it.args) <= 3 and not it.keywords and "names" not in fact
                     and all(not isinstance(a, _ast.Starred) and _branch_expr_ok(a, names, builtins) for a in it.args)):
                 fact["range"] = [_ast.unparse(a) for a in it.args]
-            elif _branch_expr_ok(it, names, builtins) or _iter_ok(it, names, builtins):
-                fact["expr"] = _ast.unparse(it)
+            elif _branch_expr_ok(_plain_fstrings(it, builtins), names, builtins) or _iter_ok(it, names, builtins):
+                fact["expr"] = _ast.unparse(_plain_fstrings(it, builtins))
             else:
                 continue
             # A later pass: the body stores neither the variable nor a name the header

@@ -8,8 +8,9 @@ import (
 )
 
 // TestCompFactsForce checks the assignment rule on comprehensions, a generator
-// expression a builtin reads whole, a dict display and iterators that a builtin or a
-// comprehension consumes (grammar/branch_comps.go, branch_iters.go): a
+// expression a builtin reads whole, a dict display, iterators that a builtin or a
+// comprehension consumes (grammar/branch_comps.go, branch_iters.go) and an f-string
+// (trace/analyze.py writes it as a concatenation of str() calls): a
 // step_over from such a line writes the value stored and no other; a step_into goes
 // into the comprehension's frame, which the rule leaves alone.
 func TestCompFactsForce(t *testing.T) {
@@ -20,11 +21,12 @@ func TestCompFactsForce(t *testing.T) {
     e = {'n': n, 'k': len(ys)}
     z = dict(zip(s, xs))
     m = [i for i, c in enumerate(s) if c == 'a']
-    return ys, d, n, e, z, m
+    w = f'{n}:{s}!{ys}'
+    return ys, d, n, e, z, m, w
 `
 	rec, prog := recordFacts(t, "comps", src, "f([1, 2, 3], 'abca')")
 	fwd := rec.Forward
-	names := map[int]string{2: "ys", 3: "d", 4: "n", 5: "e", 6: "z", 7: "m"}
+	names := map[int]string{2: "ys", 3: "d", 4: "n", 5: "e", 6: "z", 7: "m", 8: "w"}
 	ruled := map[int]bool{}
 	for _, kind := range []grammar.ActionKind{grammar.StepOver, grammar.StepInto} {
 		a := grammar.Action{Kind: kind}
