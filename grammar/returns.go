@@ -90,18 +90,8 @@ func (p *Program) returnsAhead(t *Targets, c int, prev *State, branch *After) {
 // singleFrame), no other code object has a line event at the lines, and the frame
 // cannot reach them from prev. The run then ends first (the entry made one call).
 func (p *Program) breakpointUnreachable(c int, prev *State, lines []Loc) bool {
-	if !p.singleFrame(c) || !prev.Event.HasLocals() {
+	if !p.singleFrame(c) || !prev.Event.HasLocals() || !p.onlyIn(c, lines) {
 		return false
-	}
-	for _, b := range lines {
-		if b.File != "" {
-			return false
-		}
-		for g := range p.f.Codes {
-			if g != c && p.lines[g][b.Line] {
-				return false
-			}
-		}
 	}
 	var branch *After
 	if prev.Event == EventLine {

@@ -21,18 +21,8 @@ func (p *Program) localsAtBreakpoint(c int, prev *State, lines []Loc) *localsRul
 		return nil
 	}
 	vf := p.valueCode(c)
-	if vf == nil || len(lines) == 0 {
-		return nil
-	}
-	for _, b := range lines {
-		if b.File != "" {
-			return nil
-		}
-		for g := range p.f.Codes {
-			if g != c && p.lines[g][b.Line] {
-				return nil // a frame of another code object can stop there first
-			}
-		}
+	if vf == nil || len(lines) == 0 || !p.onlyIn(c, lines) {
+		return nil // a frame of another code object can stop there first
 	}
 	reach, ok := reachFrom(vf, prev)
 	if !ok {
@@ -102,4 +92,20 @@ func localsAtFirstLine(c int, prev *State) *localsRule {
 	r := &localsRule{code: c, forced: map[string][]string{}, noMarker: true}
 	r.showKept(prev.Locals)
 	return r
+}
+
+// onlyIn reports whether no code object but c has a line event at any of lines (all
+// in the program's file).
+func (p *Program) onlyIn(c int, lines []Loc) bool {
+	for _, b := range lines {
+		if b.File != "" {
+			return false
+		}
+		for g := range p.f.Codes {
+			if g != c && p.lines[g][b.Line] {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/ndb-project/ndb/grammar"
@@ -49,4 +50,41 @@ func stateText(t *testing.T, ctx grammar.Context, dir grammar.Direction, prev gr
 func accepts(prog *grammar.Program, ctx grammar.Context, dir grammar.Direction, prev grammar.State, a grammar.Action, text string) bool {
 	au := grammar.NewAutomaton(ctx, dir, &prev, a.Kind, prog.Targets(&prev, a), grammar.Limits{MaxRepr: 1 << 20, MaxVars: 1 << 10, MaxKey: 1 << 10})
 	return au.FeedText(text) && au.Done()
+}
+
+// forceValue replays action a from each state of rec's forward tree for which pick
+// names a variable, and returns how many it replayed: the state reached must be
+// accepted, and the same text with that variable's value replaced by wrong(value)
+// rejected (the value facts force it).
+func forceValue(t *testing.T, rec *Recording, prog *grammar.Program, a grammar.Action,
+	pick func(i int, prev grammar.State) (name string, ok bool), wrong func(value string) string) int {
+	t.Helper()
+	fwd := rec.Forward
+	n := 0
+	for i, nd := range fwd.Nodes {
+		prev := nd.State()
+		name, ok := pick(i, prev)
+		if !ok {
+			continue
+		}
+		j, exit, err := fwd.Do(i, a)
+		if err != nil || exit {
+			t.Fatalf("node %d: %v (exit %v)", i, err, exit)
+		}
+		text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
+		if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
+			t.Fatalf("%s from %s %d: the truth %q is rejected", a.Kind, prev.Event, prev.Loc.Line, text)
+		}
+		v, _ := fwd.Nodes[j].State().Locals.Get(name)
+		right := grammar.QuoteJSON(name) + ": " + grammar.QuoteJSON(v)
+		bad := strings.Replace(text, right, grammar.QuoteJSON(name)+": "+grammar.QuoteJSON(wrong(v)), 1)
+		if bad == text {
+			t.Fatalf("%s from %s %d: %q lacks %s", a.Kind, prev.Event, prev.Loc.Line, text, right)
+		}
+		if accepts(prog, rec.Context, fwd.Dir, prev, a, bad) {
+			t.Errorf("%s from %s %d: %q is accepted (the truth is %q)", a.Kind, prev.Event, prev.Loc.Line, bad, text)
+		}
+		n++
+	}
+	return n
 }

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/ndb-project/ndb/grammar"
@@ -10,9 +9,9 @@ import (
 // TestCompFactsForce checks the assignment rule on comprehensions, a generator
 // expression a builtin reads whole, a dict display, iterators that a builtin or a
 // comprehension consumes (grammar/branch_comps.go, branch_iters.go) and an f-string
-// (trace/analyze.py writes it as a concatenation of str() calls): a
-// step_over from such a line writes the value stored and no other; a step_into goes
-// into the comprehension's frame, which the rule leaves alone.
+// (trace/analyze.py writes it as a concatenation of str() calls): a step_over from
+// such a line writes the value stored and no other; a step_into goes into the
+// comprehension's frame, which the rule leaves alone, and is accepted.
 func TestCompFactsForce(t *testing.T) {
 	src := `def f(xs, s):
     ys = [x * 2 for x in xs if x > 1]
@@ -27,44 +26,35 @@ func TestCompFactsForce(t *testing.T) {
 	rec, prog := recordFacts(t, "comps", src, "f([1, 2, 3], 'abca')")
 	fwd := rec.Forward
 	names := map[int]string{2: "ys", 3: "d", 4: "n", 5: "e", 6: "z", 7: "m", 8: "w"}
-	ruled := map[int]bool{}
-	for _, kind := range []grammar.ActionKind{grammar.StepOver, grammar.StepInto} {
-		a := grammar.Action{Kind: kind}
-		for i, nd := range fwd.Nodes {
-			prev := nd.State()
-			name, ok := names[prev.Loc.Line]
-			if prev.Event != grammar.EventLine || nd.Depth != 0 || !ok {
-				continue
-			}
-			j, exit, err := fwd.Do(i, a)
-			if err != nil || exit {
-				t.Fatalf("node %d: %v %v", i, err, exit)
-			}
-			next := fwd.Nodes[j].State()
-			text := stateText(t, rec.Context, fwd.Dir, prev, a, next)
-			if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
-				t.Fatalf("%s from line %d: the truth %q is rejected", kind, prev.Loc.Line, text)
-			}
-			if kind == grammar.StepInto {
-				continue // a call state of a comprehension, or the next line: accepted
-			}
-			if !prog.Targets(&prev, a).AssignRule() {
-				t.Errorf("line %d: no assignment rule", prev.Loc.Line)
-			}
-			v, _ := next.Locals.Get(name)
-			right := `"` + name + `": "` + v + `"`
-			wrong := strings.Replace(text, right, `"`+name+`": "`+v[:len(v)-1]+`, 0`+v[len(v)-1:]+`"`, 1)
-			if wrong == text {
-				t.Fatalf("line %d: %q lacks %s", prev.Loc.Line, text, right)
-			}
-			if accepts(prog, rec.Context, fwd.Dir, prev, a, wrong) {
-				t.Errorf("line %d: %q is accepted (the truth is %q)", prev.Loc.Line, wrong, text)
-			}
-			ruled[prev.Loc.Line] = true
-		}
+	atLine := func(prev grammar.State, i int) (string, bool) {
+		name, ok := names[prev.Loc.Line]
+		return name, ok && prev.Event == grammar.EventLine && fwd.Nodes[i].Depth == 0
 	}
-	if len(ruled) != len(names) {
-		t.Fatalf("lines checked: %v", ruled)
+	over := grammar.Action{Kind: grammar.StepOver}
+	n := forceValue(t, rec, prog, over, func(i int, prev grammar.State) (string, bool) {
+		name, ok := atLine(prev, i)
+		if ok && !prog.Targets(&prev, over).AssignRule() {
+			t.Errorf("line %d: no assignment rule", prev.Loc.Line)
+		}
+		return name, ok
+	}, func(v string) string { return v[:len(v)-1] + ", 0" + v[len(v)-1:] })
+	if n != len(names) {
+		t.Fatalf("%d of %d lines checked", n, len(names))
+	}
+	into := grammar.Action{Kind: grammar.StepInto}
+	for i, nd := range fwd.Nodes {
+		prev := nd.State()
+		if _, ok := atLine(prev, i); !ok {
+			continue
+		}
+		j, exit, err := fwd.Do(i, into)
+		if err != nil || exit {
+			t.Fatalf("node %d: %v %v", i, err, exit)
+		}
+		text := stateText(t, rec.Context, fwd.Dir, prev, into, fwd.Nodes[j].State())
+		if !accepts(prog, rec.Context, fwd.Dir, prev, into, text) {
+			t.Fatalf("step_into from line %d: the truth %q is rejected", prev.Loc.Line, text)
+		}
 	}
 }
 
@@ -77,34 +67,13 @@ func TestUnpackingLoopFactsForce(t *testing.T) {
 	rec, prog := recordFacts(t, "unpack", src, "f('xyz')")
 	fwd := rec.Forward
 	a := grammar.Action{Kind: grammar.StepOver}
-	passes := 0
-	for i, nd := range fwd.Nodes {
-		prev := nd.State()
+	passes := forceValue(t, rec, prog, a, func(i int, prev grammar.State) (string, bool) {
 		if prev.Event != grammar.EventLine || prev.Loc.Line != 3 {
-			continue
+			return "", false
 		}
 		j, exit, err := fwd.Do(i, a)
-		if err != nil || exit {
-			t.Fatalf("node %d: %v %v", i, err, exit)
-		}
-		next := fwd.Nodes[j].State()
-		if next.Loc.Line != 4 {
-			continue // the loop ends
-		}
-		text := stateText(t, rec.Context, fwd.Dir, prev, a, next)
-		if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
-			t.Fatalf("node %d: the truth %q is rejected", i, text)
-		}
-		c, _ := next.Locals.Get("c")
-		wrong := strings.Replace(text, `"c": "`+c+`"`, `"c": "'q'"`, 1)
-		if wrong == text {
-			t.Fatalf("node %d: %q lacks c", i, text)
-		}
-		if accepts(prog, rec.Context, fwd.Dir, prev, a, wrong) {
-			t.Errorf("node %d: %q is accepted (the truth is %q)", i, wrong, text)
-		}
-		passes++
-	}
+		return "c", err == nil && !exit && fwd.Nodes[j].Loc.Line == 4 // not the loop's end
+	}, func(string) string { return "'q'" })
 	if passes != 3 {
 		t.Fatalf("%d of 3 passes checked", passes)
 	}
