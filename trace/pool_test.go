@@ -209,15 +209,16 @@ func TestLongCCallTimesOut(t *testing.T) {
 // TestTimeLimitIsNoException checks that a run the time limit cuts inside Python code
 // ends with status never and no exception event: the limit is not the program's
 // exception (the program facts rely on it: a line the evaluator decides raises
-// nothing). The alarm mostly fires inside the trace function, which ends tracing
-// without an event either way; the tracer leaves out the event where it fires in the
-// program's own code.
+// nothing). Each pass spends its time in one C call, so the alarm's handler runs in
+// the program's own code, where the tracer leaves the event out (where it fires
+// inside the trace function, tracing ends without an event either way); and the run
+// records few events, so that a loaded machine answers in time.
 func TestTimeLimitIsNoException(t *testing.T) {
 	p := tpNew(t, trace.PoolOptions{Workers: 1})
 	res, err := p.Trace(tpCtx(t), trace.TraceRequest{
-		Source: "def f():\n    n = 0\n    while True:\n        n += 1\n",
+		Source: "def f():\n    n = 0\n    while True:\n        n += sum(range(300000))\n",
 		Entry:  "f()",
-		Limits: trace.Limits{WallSecs: 0.3, MaxEvents: 1 << 24},
+		Limits: trace.Limits{WallSecs: 0.5},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -230,7 +231,7 @@ func TestTimeLimitIsNoException(t *testing.T) {
 			t.Fatalf("an exception event at line %d: %s", ev.Line, ev.Arg)
 		}
 	}
-	if len(res.Events) < 10 {
+	if len(res.Events) < 4 {
 		t.Fatalf("only %d events", len(res.Events))
 	}
 }
