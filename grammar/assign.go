@@ -138,12 +138,8 @@ func evalExpr(expr string, env func(name string) (string, bool)) (pyVal, bool) {
 // evalIterable parses and evaluates what a `for` header iterates over: an expression
 // of EvalBranch's subset or an iterator (branch_iters.go), which the loop consumes.
 func evalIterable(expr string, env func(name string) (string, bool)) (pyVal, bool) {
-	p := &pyParser{s: expr}
-	e, ok := p.expr(0)
-	if ok && isIterNode(e) && p.gens == p.consumed+1 {
-		p.consumed++
-	}
-	if !ok || p.skip() < len(p.s) || p.gens != p.consumed {
+	e, ok := parseWhole(expr, true)
+	if !ok {
 		return pyVal{}, false
 	}
 	return e.eval(env)
@@ -283,20 +279,14 @@ func (p *Program) assignAfter(c int, prev *State) ([]storedVar, bool) {
 
 // lineDecided reports whether the statement of prev's line (a line state of a frame
 // of code c) is one the evaluator answered for (branched: the branch rule did; else
-// the assignment or loop rule does), so that it raises nothing: the evaluator answers
-// only where Python raises nothing, and the line calls no code object (a
-// comprehension's frame could meet the recursion limit). A run the time limit cuts
-// ends without an exception event (the tracer leaves it out).
-func (p *Program) lineDecided(c int, prev *State, branched bool) bool {
+// the assignment or loop rule did, as rule, localsAfter's, records), so that it
+// raises nothing: the evaluator answers only where Python raises nothing, and the
+// line calls no code object (a comprehension's frame could meet the recursion
+// limit). A run the time limit cuts ends without an exception event (the tracer
+// leaves it out).
+func (p *Program) lineDecided(c int, prev *State, branched bool, rule *localsRule) bool {
 	if len(p.f.Codes[c].Callees[prev.Loc.Line]) > 0 {
 		return false
 	}
-	if branched {
-		return true
-	}
-	if _, ok := p.assignAfter(c, prev); ok {
-		return true
-	}
-	_, ok := p.forNext(c, prev)
-	return ok
+	return branched || rule != nil && rule.evaluated
 }

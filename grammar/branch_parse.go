@@ -32,9 +32,16 @@ type pyParser struct {
 }
 
 // parseExpr reads expr whole (EvalBranch's subset).
-func parseExpr(expr string) (pyExpr, bool) {
+func parseExpr(expr string) (pyExpr, bool) { return parseWhole(expr, false) }
+
+// parseWhole reads expr whole; iterable: expr is what a `for` header iterates over,
+// which consumes an iterator written there (branch_iters.go).
+func parseWhole(expr string, iterable bool) (pyExpr, bool) {
 	p := &pyParser{s: expr}
 	e, ok := p.expr(0)
+	if ok && iterable && isIterNode(e) && p.gens == p.consumed+1 {
+		p.consumed++
+	}
 	if !ok || p.skip() < len(p.s) || p.gens != p.consumed {
 		return nil, false
 	}

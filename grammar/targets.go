@@ -166,6 +166,7 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 	}
 	l := prev.Loc.Line
 	own := -1
+	firstStop, first := 0, false // a breakpoint's stop at the first line from the call
 	inverseLine := prev.Event == EventLine &&
 		(a.Kind == InvStepInto || a.Kind == InvStepOver || a.Kind == InvStepCall)
 	callFromReturn := prev.Event == EventReturn && a.Kind == InvStepCall
@@ -186,7 +187,7 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 		case inverseLine:
 			p.inverseValues(t, own, prev, a)
 		case atBreakpoint:
-			if _, first := p.breakpointFirst(own, prev, a.Lines); first {
+			if firstStop, first = p.breakpointFirst(own, prev, a.Lines); first {
 				t.locals = localsAtFirstLine(own, prev)
 			} else {
 				t.locals = p.localsAtBreakpoint(own, prev, a.Lines)
@@ -230,7 +231,7 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 				} else {
 					t.after(c, cf.AfterLine[l])
 				}
-				if c == own && p.lineDecided(c, prev, b != nil) {
+				if c == own && p.lineDecided(c, prev, b != nil, t.locals) {
 					delete(t.set[EventException][c], l) // the line raises nothing
 				}
 				if a.Kind == StepInto {
@@ -274,8 +275,8 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 			if c == own && p.breakpointUnreachable(c, prev, a.Lines) {
 				continue // only the exit
 			}
-			if line, first := p.breakpointFirst(c, prev, a.Lines); c == own && first {
-				t.add(EventLine, c, line)
+			if c == own && first {
+				t.add(EventLine, c, firstStop) // the frame's first line event: breakpointFirst
 				continue
 			}
 			p.breakpoints(t, a.Lines)

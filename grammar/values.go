@@ -73,6 +73,9 @@ type localsRule struct {
 	mustMarker bool                // the diff form with its marker, certainly
 	noMarker   bool                // the full form, certainly
 	assign     bool                // a key's value is the one the line's assignment stores
+	// evaluated: the assignment or loop rule evaluated prev's line, which so raises
+	// nothing (lineDecided).
+	evaluated bool
 	// required are keys the object certainly has in either form (a variable the
 	// line's assignment changes): it cannot close, nor take the marker, without them.
 	required []string
@@ -207,7 +210,9 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 		}
 		r.forced[content(n)] = vals
 	}
-	stored, _ := p.assignAfter(c, prev)
+	stored, assigned := p.assignAfter(c, prev)
+	loopVars, looped := p.forNext(c, prev)
+	r.evaluated = assigned || looped
 	for _, sv := range stored {
 		n := content(sv.name)
 		if !slices.Contains(r.keys, n) {
@@ -219,7 +224,6 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 			r.required = append(r.required, n) // changed: the diff form shows it too
 		}
 	}
-	loopVars, _ := p.forNext(c, prev)
 	for _, lvar := range loopVars {
 		n := content(lvar.name)
 		if !slices.Contains(r.keys, n) {

@@ -1232,8 +1232,8 @@ def _fors(tree, codes, out, builtins, range_kept):
                     and 1 <= len(it.args) <= 3 and not it.keywords and "names" not in fact
                     and all(not isinstance(a, _ast.Starred) and _branch_expr_ok(a, names, builtins) for a in it.args)):
                 fact["range"] = [_ast.unparse(a) for a in it.args]
-            elif _branch_expr_ok(_plain_fstrings(it, builtins), names, builtins) or _iter_ok(it, names, builtins):
-                fact["expr"] = _ast.unparse(_plain_fstrings(it, builtins))
+            elif _branch_expr_ok(plain := _plain_fstrings(it, builtins), names, builtins) or _iter_ok(it, names, builtins):
+                fact["expr"] = _ast.unparse(plain)
             else:
                 continue
             # A later pass: the body stores neither the variable nor a name the header

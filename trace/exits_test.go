@@ -51,14 +51,7 @@ func TestStepReturnLinesForce(t *testing.T) {
 		if !ok {
 			continue
 		}
-		j, exit, err := fwd.Do(i, a)
-		if err != nil || exit {
-			t.Fatalf("node %d: %v %v", i, err, exit)
-		}
-		text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
-		if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
-			t.Fatalf("node %d: the truth %q is rejected", i, text)
-		}
+		acceptedTruth(t, rec, prog, i, a)
 		if got := prog.Targets(&prev, a).Has(grammar.EventReturn, 3); got != want {
 			t.Errorf("from %s %d: the return at line 3 allowed %v, want %v", prev.Event, prev.Loc.Line, got, want)
 		}

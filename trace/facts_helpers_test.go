@@ -67,15 +67,8 @@ func forceValue(t *testing.T, rec *Recording, prog *grammar.Program, a grammar.A
 		if !ok {
 			continue
 		}
-		j, exit, err := fwd.Do(i, a)
-		if err != nil || exit {
-			t.Fatalf("node %d: %v (exit %v)", i, err, exit)
-		}
-		text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
-		if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
-			t.Fatalf("%s from %s %d: the truth %q is rejected", a.Kind, prev.Event, prev.Loc.Line, text)
-		}
-		v, _ := fwd.Nodes[j].State().Locals.Get(name)
+		next, text := acceptedTruth(t, rec, prog, i, a)
+		v, _ := next.Locals.Get(name)
 		right := grammar.QuoteJSON(name) + ": " + grammar.QuoteJSON(v)
 		bad := strings.Replace(text, right, grammar.QuoteJSON(name)+": "+grammar.QuoteJSON(wrong(v)), 1)
 		if bad == text {
@@ -87,4 +80,23 @@ func forceValue(t *testing.T, rec *Recording, prog *grammar.Program, a grammar.A
 		n++
 	}
 	return n
+}
+
+// acceptedTruth replays action a from node i of rec's forward tree, which must lead
+// to a state (not the exit), and returns that state and its text, which prog's
+// targets must accept.
+func acceptedTruth(t *testing.T, rec *Recording, prog *grammar.Program, i int, a grammar.Action) (grammar.State, string) {
+	t.Helper()
+	fwd := rec.Forward
+	prev := fwd.Nodes[i].State()
+	j, exit, err := fwd.Do(i, a)
+	if err != nil || exit {
+		t.Fatalf("node %d: %v (exit %v)", i, err, exit)
+	}
+	next := fwd.Nodes[j].State()
+	text := stateText(t, rec.Context, fwd.Dir, prev, a, next)
+	if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
+		t.Fatalf("%s from %s %d: the truth %q is rejected", a.Kind, prev.Event, prev.Loc.Line, text)
+	}
+	return next, text
 }

@@ -41,19 +41,9 @@ func TestCompFactsForce(t *testing.T) {
 	if n != len(names) {
 		t.Fatalf("%d of %d lines checked", n, len(names))
 	}
-	into := grammar.Action{Kind: grammar.StepInto}
 	for i, nd := range fwd.Nodes {
-		prev := nd.State()
-		if _, ok := atLine(prev, i); !ok {
-			continue
-		}
-		j, exit, err := fwd.Do(i, into)
-		if err != nil || exit {
-			t.Fatalf("node %d: %v %v", i, err, exit)
-		}
-		text := stateText(t, rec.Context, fwd.Dir, prev, into, fwd.Nodes[j].State())
-		if !accepts(prog, rec.Context, fwd.Dir, prev, into, text) {
-			t.Fatalf("step_into from line %d: the truth %q is rejected", prev.Loc.Line, text)
+		if _, ok := atLine(nd.State(), i); ok {
+			acceptedTruth(t, rec, prog, i, grammar.Action{Kind: grammar.StepInto})
 		}
 	}
 }
