@@ -32,6 +32,11 @@ type PoolOptions struct {
 	// (default DefaultGrace). The worker itself kills a program's process at the
 	// limit plus half of it (at most one second), so the deadline is a last resort.
 	Grace time.Duration
+	// HashSeed fixes the workers' str and bytes hashing (Python's PYTHONHASHSEED, a
+	// decimal number), so that sets of strings iterate in the same order in every
+	// worker and every run: the repository level of a corpus needs it to come out
+	// the same twice. "" (the default) keeps Python's own random seed per worker.
+	HashSeed string
 	// Log receives the pool's events and whatever the workers write to their real
 	// stdout and stderr. The zero Logger discards everything.
 	Log zerolog.Logger
@@ -74,6 +79,9 @@ type Pool struct {
 // never starts a second). ctx bounds the start only. It fails with ErrNoPython
 // when the interpreter is missing or too old.
 func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
+	if err := checkHashSeed(opts.HashSeed); err != nil {
+		return nil, err
+	}
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()
 	}
@@ -93,7 +101,7 @@ func NewPool(ctx context.Context, opts PoolOptions) (*Pool, error) {
 	}
 	log := opts.Log.With().Str("component", "trace-pool").Logger()
 	p := &Pool{
-		cfg:   workerConfig{python: found, memoryMiB: opts.MemoryMiB, killGrace: min(time.Second, opts.Grace/2), log: log},
+		cfg:   workerConfig{python: found, memoryMiB: opts.MemoryMiB, killGrace: min(time.Second, opts.Grace/2), hashSeed: opts.HashSeed, log: log},
 		size:  opts.Workers,
 		grace: opts.Grace,
 		log:   log,

@@ -38,6 +38,7 @@ func TracerSource() string { return tracerSource }
 // renamed): compiling the tracer was a third of a worker's start. The names are
 // the tracer's globals, hence the prefix.
 const bootstrap = `import sys,marshal
+if not sys.flags.isolated and sys.path[:1]==['']:del sys.path[0]
 _ndb_s=sys.stdin.buffer.read()
 _ndb_a=sys.argv
 _ndb_p=_ndb_a[_ndb_a.index('--code-cache')+1]+'-%s-%x.bin'%(sys.implementation.cache_tag,sys.hexversion) if '--code-cache' in _ndb_a else ''
@@ -58,7 +59,8 @@ exec(_ndb_c)`
 // pythonArgs are the interpreter flags of a worker: isolated mode (no user site,
 // no PYTHON* environment, no script directory on sys.path), no site module, no
 // .pyc files written (the tracer's own compiled code is cached by the bootstrap,
-// codeCachePrefix).
+// codeCachePrefix). A worker with a fixed hash seed runs without -E (hashseed.go);
+// the bootstrap then drops the script directory that -I would have kept out.
 var pythonArgs = []string{"-I", "-S", "-B", "-c", bootstrap}
 
 // tracerHash names the tracer's compiled code in the code cache.

@@ -23,6 +23,7 @@ type workerConfig struct {
 	// killGrace is how long past a request's wall-clock limit the worker waits
 	// before it kills the request's process (default one second).
 	killGrace time.Duration
+	hashSeed  string // PoolOptions.HashSeed
 	log       zerolog.Logger
 }
 
@@ -72,12 +73,13 @@ func startWorker(ctx context.Context, cfg workerConfig) (*worker, error) {
 	if killGrace <= 0 {
 		killGrace = time.Second
 	}
-	args := append(append([]string(nil), pythonArgs...), "--memory-mib", strconv.Itoa(cfg.memoryMiB),
+	args := append(append([]string(nil), interpreterArgs(cfg.hashSeed)...), "--memory-mib", strconv.Itoa(cfg.memoryMiB),
 		"--kill-grace", strconv.FormatFloat(killGrace.Seconds(), 'f', 3, 64))
 	if prefix := codeCachePrefix(); prefix != "" {
 		args = append(args, "--code-cache", prefix)
 	}
 	cmd := exec.Command(cfg.python, args...)
+	cmd.Env = workerEnv(os.Environ(), cfg.hashSeed)
 	cmd.Stdin = strings.NewReader(tracerSource)
 	stdout := newLogWriter(cfg.log, zerolog.InfoLevel, "stdout")
 	stderr := newLogWriter(cfg.log, zerolog.WarnLevel, "stderr")

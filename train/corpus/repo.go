@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sync"
 
 	"github.com/ndb-project/ndb/grammar"
@@ -106,6 +107,7 @@ type RepoStats struct {
 	EntryCalls   int               `json:"entry_calls"`  // distinct scoped entry calls used
 	Trajectories int               `json:"trajectories"` // repository-level trajectories written
 	TooLong      int               `json:"too_long"`     // scopes or trajectories over MaxBytes
+	Unstable     int               `json:"unstable"`     // scopes a second trace recorded otherwise
 	Actions      int               `json:"actions"`
 	Bytes        int64             `json:"bytes"`
 }
@@ -120,7 +122,9 @@ type repoScope struct {
 // BuildRepo appends repository-level trajectories to the corpus Build wrote in
 // opts.Out: as many as make them RepoShare of all trajectories, given the
 // fnTrajectories function-level ones there. Modules are traced in parallel on pool,
-// every call node of their traces (cut with Tree.Scope) is a candidate entry, and the
+// each twice; every call node of their traces (cut with Tree.Scope) that both traces
+// recorded alike is a candidate entry, so that, with pool's hash seed fixed
+// (trace.PoolOptions.HashSeed), two builds give the same trajectories; and the
 // candidates are drawn in a seeded order, half forward and half inverse. A module's
 // trajectories go to the held-out split when its name hashes there.
 func BuildRepo(ctx context.Context, pool *trace.Pool, opts Options, ro RepoOptions, fnTrajectories int) (RepoStats, error) {
@@ -190,7 +194,7 @@ func repoScopes(ctx context.Context, pool *trace.Pool, opts Options, ro RepoOpti
 	files := trace.NewRepoFiles(pool, ro.Root)
 	per := make([][]repoScope, len(ro.Modules))
 	why := make([]string, len(ro.Modules))
-	tooLong := make([]int, len(ro.Modules))
+	counts := make([]scopeCounts, len(ro.Modules))
 	sem := make(chan struct{}, pool.Size())
 	var wg sync.WaitGroup
 	for m, mod := range ro.Modules {
@@ -199,7 +203,7 @@ func repoScopes(ctx context.Context, pool *trace.Pool, opts Options, ro RepoOpti
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			per[m], tooLong[m], why[m] = moduleScopes(ctx, pool, files, opts, ro, mod)
+			per[m], counts[m], why[m] = moduleScopes(ctx, pool, files, opts, ro, mod)
 		}()
 	}
 	wg.Wait()
@@ -210,7 +214,8 @@ func repoScopes(ctx context.Context, pool *trace.Pool, opts Options, ro RepoOpti
 			continue
 		}
 		seen[mod.Test] = true
-		st.TooLong += tooLong[m]
+		st.TooLong += counts[m].tooLong
+		st.Unstable += counts[m].unstable
 		if why[m] != "" {
 			st.Failed[mod.Test] = why[m]
 			continue
@@ -221,8 +226,9 @@ func repoScopes(ctx context.Context, pool *trace.Pool, opts Options, ro RepoOpti
 	return all
 }
 
-// moduleScopes traces one module and cuts its trace into scopes.
-func moduleScopes(ctx context.Context, pool *trace.Pool, files *trace.RepoFiles, opts Options, ro RepoOptions, mod RepoModule) ([]repoScope, int, string) {
+// moduleScopes traces one module twice and cuts its first trace into scopes,
+// keeping those the second trace recorded alike (scopeCounts).
+func moduleScopes(ctx context.Context, pool *trace.Pool, files *trace.RepoFiles, opts Options, ro RepoOptions, mod RepoModule) ([]repoScope, scopeCounts, string) {
 	roots := make([]string, len(mod.Roots))
 	for i, r := range mod.Roots {
 		roots[i] = filepath.Join(ro.Root, r)
@@ -230,22 +236,30 @@ func moduleScopes(ctx context.Context, pool *trace.Pool, files *trace.RepoFiles,
 			roots[i] += "/"
 		}
 	}
-	res, err := pool.TraceTests(ctx, trace.TestsRequest{Name: mod.Test, Roots: roots, Strip: ro.Root, Limits: ro.Limits})
-	switch {
-	case err != nil:
-		return nil, 0, err.Error()
-	case res.Setup != nil:
-		return nil, 0, res.Setup.Message
-	}
-	fwd, err := trace.NewForward(res)
-	if err != nil {
-		return nil, 0, err.Error()
+	var runs [2]*trace.Tree
+	events := 0
+	for k := range runs {
+		res, err := pool.TraceTests(ctx, trace.TestsRequest{Name: mod.Test, Roots: roots, Strip: ro.Root, Limits: ro.Limits})
+		switch {
+		case err != nil:
+			return nil, scopeCounts{}, err.Error()
+		case res.Setup != nil:
+			return nil, scopeCounts{}, res.Setup.Message
+		}
+		if runs[k], err = trace.NewForward(res); err != nil {
+			return nil, scopeCounts{}, err.Error()
+		}
+		events = len(res.Events)
 	}
 	var out []repoScope
-	tooLong := 0
-	for _, i := range trace.CallNodes(fwd) {
-		scope, err := fwd.Scope(i)
+	var n scopeCounts
+	for _, i := range trace.CallNodes(runs[0]) {
+		scope, err := runs[0].Scope(i)
 		if err != nil || len(scope.Nodes) < ro.MinStates {
+			continue
+		}
+		if again, err := runs[1].Scope(i); err != nil || !sameScope(scope, again) {
+			n.unstable++ // ids, temporary names, the clock: another run would differ
 			continue
 		}
 		c, err := files.Context(ctx, scope)
@@ -253,15 +267,24 @@ func moduleScopes(ctx context.Context, pool *trace.Pool, files *trace.RepoFiles,
 			continue
 		}
 		if len(c.Text()) > opts.MaxBytes/2 {
-			tooLong++ // the context alone leaves no room for the states
+			n.tooLong++ // the context alone leaves no room for the states
 			continue
 		}
 		out = append(out, repoScope{module: mod.Test, tree: scope, ctx: c})
 	}
 	if len(out) == 0 {
-		return nil, tooLong, fmt.Sprintf("no usable scope in %d events (%s)", len(res.Events), res.Status)
+		return nil, n, fmt.Sprintf("no usable scope in %d events (%d unstable)", events, n.unstable)
 	}
-	return out, tooLong, ""
+	return out, n, ""
+}
+
+// scopeCounts are the scopes of a module left out: too long, or unstable (the two
+// traces of the module recorded them differently).
+type scopeCounts struct{ tooLong, unstable int }
+
+// sameScope reports whether two scopes recorded the same states and exit.
+func sameScope(a, b *trace.Tree) bool {
+	return a.Exit == b.Exit && reflect.DeepEqual(a.Nodes, b.Nodes)
 }
 
 // moduleID names a repository-level "program": the test module.

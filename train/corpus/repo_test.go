@@ -73,3 +73,47 @@ func TestBuildRepo(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildRepoTwiceIsTheSame: two builds of the repository level, each with fresh
+// workers, write the same trajectories, although the modules' tests draw random
+// numbers (test_bisect) and name temporary files after the process (test_glob).
+func TestBuildRepoTwiceIsTheSame(t *testing.T) {
+	if _, err := os.Stat("/usr/lib/python3.11/test/test_bisect.py"); err != nil {
+		t.Skip("the Python 3.11 test suite is not installed (run scripts/install-testsuite.sh)")
+	}
+	ro := RepoOptions{Modules: []RepoModule{
+		{"test.test_bisect", []string{"bisect.py"}},
+		{"test.test_glob", []string{"glob.py"}},
+	}, Limits: trace.Limits{WallSecs: 60}}
+	var texts [2]string
+	var unstable int
+	for k := range texts {
+		pool, err := trace.NewPool(context.Background(), trace.PoolOptions{Workers: 2, Python: RepoPython, HashSeed: "0"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		st, err := BuildRepo(context.Background(), pool, Options{Out: dir, Seed: 3}, ro, 300)
+		pool.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		unstable = st.Unstable
+		for _, name := range []string{TrainText, EvalText} {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil && !os.IsNotExist(err) {
+				t.Fatal(err)
+			}
+			texts[k] += string(b)
+		}
+	}
+	if texts[0] == "" {
+		t.Fatal("no trajectories written")
+	}
+	if texts[0] != texts[1] {
+		t.Errorf("two builds differ (%d and %d bytes; %d unstable entry calls left out)", len(texts[0]), len(texts[1]), unstable)
+	}
+	if unstable == 0 {
+		t.Errorf("no entry call was left out as unstable: test_glob's temporary names should differ between the two traces")
+	}
+}

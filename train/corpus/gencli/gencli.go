@@ -144,7 +144,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // buildRepoLevel appends repository-level trajectories: the Python 3.11 standard
 // library's own tests, traced by Debian's interpreter (make testsuite installs them).
 func buildRepoLevel(ctx context.Context, opts corpus.Options, share float64, workers, fnTrajectories int, stdout, stderr io.Writer) error {
-	pool, err := trace.NewPool(ctx, trace.PoolOptions{Workers: workers, Python: corpus.RepoPython, Log: log.Logger})
+	pool, err := trace.NewPool(ctx, trace.PoolOptions{Workers: workers, Python: corpus.RepoPython, HashSeed: "0", Log: log.Logger})
 	if err != nil {
 		return fmt.Errorf("repository level: %w (install the test suite with make testsuite, or pass --repo-share 0)", err)
 	}
@@ -154,7 +154,7 @@ func buildRepoLevel(ctx context.Context, opts corpus.Options, share float64, wor
 	if err != nil {
 		return fmt.Errorf("repository level: %w", err)
 	}
-	fmt.Fprintf(stdout, "repository level: %d trajectories from %d entry calls in %d modules (%d modules failed), %.2f actions each, %.1f MB\n",
-		rs.Trajectories, rs.EntryCalls, len(rs.Modules), len(rs.Failed), float64(rs.Actions)/float64(max(rs.Trajectories, 1)), float64(rs.Bytes)/1e6)
+	fmt.Fprintf(stdout, "repository level: %d trajectories from %d entry calls in %d modules (%d modules failed, %d unstable entry calls left out), %.2f actions each, %.1f MB\n",
+		rs.Trajectories, rs.EntryCalls, len(rs.Modules), len(rs.Failed), rs.Unstable, float64(rs.Actions)/float64(max(rs.Trajectories, 1)), float64(rs.Bytes)/1e6)
 	return nil
 }
