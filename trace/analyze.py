@@ -144,11 +144,15 @@ def _entry_code(tree, codes, out, call):
 
 
 # Builtins that make a new object, or a number, string or iterator, from their
-# arguments and never change them or hand one back (min and max do, with several).
+# arguments and never change them or hand one back (min and max do, with several
+# positional arguments; with one, an iterable, they give one of its elements or the
+# default, so key= and default= are safe: the names in them are uses of their own).
 _FRESH_BUILTINS = frozenset(("len", "sorted", "list", "tuple", "set", "frozenset", "dict", "str",
                              "repr", "ascii", "format", "sum", "any", "all", "enumerate", "zip",
-                             "reversed", "bool", "abs", "int", "float", "hash", "print"))
+                             "reversed", "bool", "abs", "int", "float", "hash", "print", "iter",
+                             "divmod", "round", "ord", "chr", "isinstance"))
 _ONE_ARG_BUILTINS = frozenset(("min", "max"))
+_ONE_ARG_KEYWORDS = frozenset(("key", "default"))
 
 # Methods of builtin types that change nothing (their receiver or their arguments),
 # and those of them whose arguments are safe to pass (no method keeps or returns one).
@@ -158,7 +162,7 @@ _READING_METHODS = frozenset((
     "isalpha", "isalnum", "isspace", "isupper", "islower", "istitle", "isnumeric", "isdecimal",
     "isascii", "isidentifier", "isprintable", "title", "capitalize", "casefold", "swapcase",
     "center", "ljust", "rjust", "zfill", "partition", "rpartition", "expandtabs",
-    "removeprefix", "removesuffix", "get", "keys", "values", "items", "copy", "union",
+    "removeprefix", "removesuffix", "encode", "get", "keys", "values", "items", "copy", "union",
     "intersection", "difference", "symmetric_difference", "issubset", "issuperset", "isdisjoint",
 ))
 _ARG_SAFE_METHODS = frozenset((
@@ -206,7 +210,8 @@ def _reads_only(name, parent, bound):
     if isinstance(p, _ast.Call) and name in p.args:
         fn = p.func
         if isinstance(fn, _ast.Name) and fn.id not in bound:
-            return fn.id in _FRESH_BUILTINS or fn.id in _ONE_ARG_BUILTINS and len(p.args) == 1 and not p.keywords
+            return fn.id in _FRESH_BUILTINS or fn.id in _ONE_ARG_BUILTINS and len(p.args) == 1 and all(
+                k.arg in _ONE_ARG_KEYWORDS for k in p.keywords)
         return isinstance(fn, _ast.Attribute) and fn.attr in _ARG_SAFE_METHODS
     if isinstance(p, _ast.Attribute) and p.value is name:
         call = parent.get(p)

@@ -48,6 +48,8 @@ var breakpointPrograms = []struct {
 	{"a closure", "def f(xs):\n    def g():\n        xs.append(1)\n    g()\n    return xs\n", "f([2])", true},
 	{"a shadowed builtin", "def len(ys):\n    ys.append(1)\n    return 1\n\ndef f(xs):\n    n = len(xs)\n    return xs\n", "f([2])", true},
 	{"a dict read", "def f(d, k):\n    total = 0\n    for key, v in d.items():\n        if key != k:\n            total += d[key]\n    return total\n", "f({'a': 1, 'b': 2}, 'a')", true},
+	{"min with a default", "def f(nums, s):\n    lo = min(nums, default=0)\n    hi = max(nums, key=abs)\n    it = iter(nums)\n    q, r = divmod(len(nums), 2)\n    b = s.encode()\n    return lo + hi + next(it) + q + len(b)\n", "f([3, -5, 2], 'ab')", true},
+	{"an alias through min's default", "def f(xs, ys):\n    a = min(xs, default=ys)\n    a.append(1)\n    return ys\n", "f([], [1])", true},
 }
 
 // TestBreakpointFactsSound checks which entries give a single frame, and replays a
@@ -125,7 +127,8 @@ func TestBreakpointFactsForce(t *testing.T) {
 // breakpoint (and before it, at inv_step_call), where one changed through an alias is
 // no parameter the facts call unescaped.
 func TestUntouchedFactsForce(t *testing.T) {
-	unescaped := map[string][]string{"read only": {"nums", "t"}, "an alias": nil, "a callee": nil, "a dict read": {"d", "k"}}
+	unescaped := map[string][]string{"read only": {"nums", "t"}, "an alias": nil, "a callee": nil, "a dict read": {"d", "k"},
+		"min with a default": {"nums", "s"}, "an alias through min's default": {"xs"}}
 	for _, p := range breakpointPrograms {
 		want, ok := unescaped[p.name]
 		if !ok {
