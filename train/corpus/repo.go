@@ -237,7 +237,8 @@ func moduleScopes(ctx context.Context, pool *trace.Pool, files *trace.RepoFiles,
 		}
 	}
 	var runs [2]*trace.Tree
-	events := 0
+	var events int          // of the trace the scopes are cut from (the first),
+	var status trace.Status // for the reason when none is usable
 	for k := range runs {
 		res, err := pool.TraceTests(ctx, trace.TestsRequest{Name: mod.Test, Roots: roots, Strip: ro.Root, Limits: ro.Limits})
 		switch {
@@ -249,7 +250,9 @@ func moduleScopes(ctx context.Context, pool *trace.Pool, files *trace.RepoFiles,
 		if runs[k], err = trace.NewForward(res); err != nil {
 			return nil, scopeCounts{}, err.Error()
 		}
-		events = len(res.Events)
+		if k == 0 {
+			events, status = len(res.Events), res.Status
+		}
 	}
 	var out []repoScope
 	var n scopeCounts
@@ -273,7 +276,7 @@ func moduleScopes(ctx context.Context, pool *trace.Pool, files *trace.RepoFiles,
 		out = append(out, repoScope{module: mod.Test, tree: scope, ctx: c})
 	}
 	if len(out) == 0 {
-		return nil, n, fmt.Sprintf("no usable scope in %d events (%d unstable)", events, n.unstable)
+		return nil, n, fmt.Sprintf("no usable scope in %d events (%s; %d unstable)", events, status, n.unstable)
 	}
 	return out, n, ""
 }
