@@ -171,8 +171,13 @@ func (a *Automaton) Finish(text []byte, defSrc string) []byte {
 				}
 			}
 			if name := a.missingKey(); name != "" && len(a.names) < a.lim.MaxVars {
-				// A line state holds the variable its line's assignment changed.
-				piece = `"` + name + `": "` + a.rule().forced[name][0] + `"`
+				// A line state holds the variable its line's assignment changed (or
+				// one bound on every path to a breakpoint's stop).
+				value := ""
+				if vs := a.rule().forced[name]; len(vs) > 0 {
+					value = vs[0]
+				}
+				piece = `"` + name + `": "` + value + `"`
 				if a.phase == phAfterVal {
 					piece = ", " + piece
 				}

@@ -60,7 +60,45 @@ func (p *Program) localsAtBreakpoint(c int, prev *State, lines []Loc) *localsRul
 		r.keys = append(r.keys, content(n))
 	}
 	r.showKept(kept)
+	r.requireBound(prev, boundAtAll(vf, lines))
 	return r
+}
+
+// boundAtAll returns the locals (not cells) that every path from the frame's call
+// has bound at a line event at any of lines (LineValues.Bound): bound at whichever of
+// them the breakpoint stops at. Lines with no line event in the code are no stops.
+func boundAtAll(vf *ValueFacts, lines []Loc) []string {
+	var bound []string
+	first := true
+	for _, b := range lines {
+		lv, ok := vf.Lines[b.Line]
+		if !ok {
+			continue
+		}
+		if first {
+			bound, first = slices.Clone(lv.Bound), false
+			continue
+		}
+		bound = slices.DeleteFunc(bound, func(n string) bool { return !slices.Contains(lv.Bound, n) })
+	}
+	return bound
+}
+
+// requireBound makes the locals object show the names certainly bound at the stop: a
+// name prev's frame had not bound yet is a change, so either form writes it (required);
+// one prev has is still bound, so the full form writes it (present).
+func (r *localsRule) requireBound(prev *State, bound []string) {
+	for _, n := range bound {
+		k := content(n)
+		if !slices.Contains(r.keys, k) || slices.Contains(r.present, k) {
+			continue
+		}
+		if _, had := prev.Locals.Get(n); had {
+			r.present = append(r.present, k)
+		} else {
+			r.required = append(r.required, k)
+		}
+	}
 }
 
 // breakpointFirst returns the line a breakpoint on lines stops at from prev, the call

@@ -50,6 +50,8 @@ var breakpointPrograms = []struct {
 	{"a dict read", "def f(d, k):\n    total = 0\n    for key, v in d.items():\n        if key != k:\n            total += d[key]\n    return total\n", "f({'a': 1, 'b': 2}, 'a')", true},
 	{"min with a default", "def f(nums, s):\n    lo = min(nums, default=0)\n    hi = max(nums, key=abs)\n    it = iter(nums)\n    q, r = divmod(len(nums), 2)\n    b = s.encode()\n    return lo + hi + next(it) + q + len(b)\n", "f([3, -5, 2], 'ab')", true},
 	{"an alias through min's default", "def f(xs, ys):\n    a = min(xs, default=ys)\n    a.append(1)\n    return ys\n", "f([], [1])", true},
+	{"bound on every path", "def f(sentence, values):\n    final = ''\n    for part in sentence.split():\n        final += part[0]\n    return final * len(values)\n", "f('ab cd', [1])", true},
+	{"deleted and caught names", "def f(xs):\n    t = 0\n    for x in xs:\n        t += x\n        del x\n    try:\n        k = 1 // t\n    except ZeroDivisionError as e:\n        k = 2\n    if t:\n        m = k\n    return t + k\n", "f([0, 0])", true},
 }
 
 // TestBreakpointFactsSound checks which entries give a single frame, and replays a
@@ -183,5 +185,45 @@ func TestBreakpointAtFirstLineForce(t *testing.T) {
 	}, func(string) string { return "[0]" })
 	if n != 2 {
 		t.Fatalf("%d of 2 calls checked", n)
+	}
+}
+
+// TestBreakpointBoundFactsForce checks the names bound on every path to a breakpoint's
+// line (LineValues.Bound): from the entry call, a stop in the loop's body shows the
+// accumulator and the loop variable; the state without either is rejected, and at
+// the return line, after a loop that may not run, the loop variable stays optional.
+func TestBreakpointBoundFactsForce(t *testing.T) {
+	p := breakpointPrograms[len(breakpointPrograms)-2]
+	if p.name != "bound on every path" {
+		t.Fatalf("program is %q", p.name)
+	}
+	rec, prog := recordFacts(t, p.name, p.src, p.entry)
+	fwd := rec.Forward
+	prev := fwd.Nodes[0].State()
+	for _, tc := range []struct {
+		line     int
+		drop     string
+		rejected bool
+	}{
+		{4, `, "part": "'ab'"`, true},
+		{4, `, "final": "''"`, true},
+		{5, `, "part": "'cd'"`, false},
+	} {
+		a := grammar.Action{Kind: grammar.Breakpoint, Lines: []grammar.Loc{{Line: tc.line}}}
+		j, exit, err := fwd.Do(0, a)
+		if err != nil || exit {
+			t.Fatalf("breakpoint %d: %v (exit %v)", tc.line, err, exit)
+		}
+		text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
+		if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
+			t.Fatalf("line %d: the truth %q is rejected", tc.line, text)
+		}
+		wrong := strings.Replace(text, tc.drop, "", 1)
+		if wrong == text {
+			t.Fatalf("line %d: %q has no %q", tc.line, text, tc.drop)
+		}
+		if got := accepts(prog, rec.Context, fwd.Dir, prev, a, wrong); got == tc.rejected {
+			t.Errorf("line %d: %q accepted %v (the truth is %q)", tc.line, wrong, got, text)
+		}
 	}
 }
