@@ -249,6 +249,13 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 			}
 		}
 	}
+	// A name every path has bound at each line the step can stop at is a change when
+	// prev has not bound it yet (x = g(y), a, b = t: values the rules above leave free).
+	next := cf.Entry.Next
+	if prev.Event == EventLine {
+		next = cf.AfterLine[prev.Loc.Line].Next
+	}
+	r.requireNew(prev, boundAt(vf, next))
 	return r
 }
 

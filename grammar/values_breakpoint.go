@@ -14,8 +14,9 @@ import "slices"
 // nothing the frame can still run stores or deletes (the reach of prev's line, or from
 // the call every instruction of the code), and not a cell, keeps prev's value when
 // the value is immutable or nothing the frame can still run changes an object; the
-// names the frame can still store may appear. Either form may be written: the
-// facts do not know which names a path between the two deletes.
+// names the frame can still store may appear, and those every path has bound at the
+// breakpoint lines must (boundAt). Either form may be written: the facts do not know
+// which names a path between the two deletes.
 func (p *Program) localsAtBreakpoint(c int, prev *State, lines []Loc) *localsRule {
 	if !p.singleFrame(c) {
 		return nil
@@ -60,18 +61,24 @@ func (p *Program) localsAtBreakpoint(c int, prev *State, lines []Loc) *localsRul
 		r.keys = append(r.keys, content(n))
 	}
 	r.showKept(kept)
-	r.requireBound(prev, boundAtAll(vf, lines))
+	stops := make([]int, len(lines))
+	for i, b := range lines {
+		stops[i] = b.Line
+	}
+	bound := boundAt(vf, stops)
+	r.requireNew(prev, bound)
+	r.requirePresent(prev, bound)
 	return r
 }
 
-// boundAtAll returns the locals (not cells) that every path from the frame's call
-// has bound at a line event at any of lines (LineValues.Bound): bound at whichever of
-// them the breakpoint stops at. Lines with no line event in the code are no stops.
-func boundAtAll(vf *ValueFacts, lines []Loc) []string {
+// boundAt returns the locals (not cells) that every path from the frame's call has
+// bound at a line event at any of lines (LineValues.Bound): bound at whichever of them
+// a stop is at. Lines with no line event in the code are no stops.
+func boundAt(vf *ValueFacts, lines []int) []string {
 	var bound []string
 	first := true
-	for _, b := range lines {
-		lv, ok := vf.Lines[b.Line]
+	for _, l := range lines {
+		lv, ok := vf.Lines[l]
 		if !ok {
 			continue
 		}
@@ -84,20 +91,27 @@ func boundAtAll(vf *ValueFacts, lines []Loc) []string {
 	return bound
 }
 
-// requireBound makes the locals object show the names certainly bound at the stop: a
-// name prev's frame had not bound yet is a change, so either form writes it (required);
-// one prev has is still bound, so the full form writes it (present).
-func (r *localsRule) requireBound(prev *State, bound []string) {
+// requireNew makes the locals object show the names of bound that prev's frame has not
+// bound yet: a change, so either form writes it (required).
+func (r *localsRule) requireNew(prev *State, bound []string) {
 	for _, n := range bound {
 		k := content(n)
-		if !slices.Contains(r.keys, k) || slices.Contains(r.present, k) {
+		if _, had := prev.Locals.Get(n); had || !slices.Contains(r.keys, k) || slices.Contains(r.required, k) {
 			continue
 		}
-		if _, had := prev.Locals.Get(n); had {
-			r.present = append(r.present, k)
-		} else {
-			r.required = append(r.required, k)
+		r.required = append(r.required, k)
+	}
+}
+
+// requirePresent makes the full form show the names of bound that prev has: still
+// bound at the stop.
+func (r *localsRule) requirePresent(prev *State, bound []string) {
+	for _, n := range bound {
+		k := content(n)
+		if _, had := prev.Locals.Get(n); !had || !slices.Contains(r.keys, k) || slices.Contains(r.present, k) {
+			continue
 		}
+		r.present = append(r.present, k)
 	}
 }
 
