@@ -173,11 +173,7 @@ func (a *Automaton) Finish(text []byte, defSrc string) []byte {
 			if name := a.missingKey(); name != "" && len(a.names) < a.lim.MaxVars {
 				// A line state holds the variable its line's assignment changed (or
 				// one bound on every path to a breakpoint's stop).
-				value := ""
-				if vs := a.rule().forced[name]; len(vs) > 0 {
-					value = vs[0]
-				}
-				piece = `"` + name + `": "` + value + `"`
+				piece = `"` + name + `": "` + a.rule().firstForced(name) + `"`
 				if a.phase == phAfterVal {
 					piece = ", " + piece
 				}
@@ -187,11 +183,7 @@ func (a *Automaton) Finish(text []byte, defSrc string) []byte {
 				if a.markerAllowed() {
 					piece = diffMarkerEntry + "}"
 				} else {
-					value := ""
-					if vs := a.rule().forced[name]; len(vs) > 0 {
-						value = vs[0]
-					}
-					piece = `"` + name + `": "` + value + `"`
+					piece = `"` + name + `": "` + a.rule().firstForced(name) + `"`
 				}
 				if a.phase == phAfterVal {
 					piece = ", " + piece

@@ -259,6 +259,15 @@ func (p *Program) localsAfter(c int, prev *State) *localsRule {
 	return r
 }
 
+// firstForced is the first value the rule allows key, "" when it leaves it free: what
+// a forced close writes for a key the object must still have.
+func (r *localsRule) firstForced(key string) string {
+	if vs := r.forced[key]; len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
+}
+
 // showKept lets the full form show the kept variables, each with its value in prev,
 // and makes it show them: they are certainly bound.
 func (r *localsRule) showKept(kept []Var) {
