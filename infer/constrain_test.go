@@ -23,8 +23,17 @@ type prompt struct {
 
 // goldenPrompts cuts every golden trajectory after each of its actions.
 func goldenPrompts(t testing.TB) []prompt {
-	files, _ := filepath.Glob("../testdata/golden/*.txt")
 	var out []prompt
+	for _, tr := range goldenTrajectories(t) {
+		out = append(out, trajectoryPrompts(t, tr)...)
+	}
+	return out
+}
+
+// goldenTrajectories reads every trajectory of testdata/golden.
+func goldenTrajectories(t testing.TB) []grammar.Trajectory {
+	files, _ := filepath.Glob("../testdata/golden/*.txt")
+	var out []grammar.Trajectory
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -37,7 +46,7 @@ func goldenPrompts(t testing.TB) []prompt {
 			if err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
-			out = append(out, trajectoryPrompts(t, tr)...)
+			out = append(out, tr)
 		}
 	}
 	return out

@@ -63,6 +63,9 @@ type Sampling struct {
 	TopP        float64 `json:"topP,omitempty"`
 	Seed        int64   `json:"seed,omitempty"`
 	MaxTokens   int     `json:"maxTokens,omitempty"`
+	// NoCopyCandidate leaves out the copy candidate that a greedy answer is weighed
+	// against (neural.Generate).
+	NoCopyCandidate bool `json:"noCopyCandidate,omitempty"`
 }
 
 // OpenParams open a neural session of a parsed program.

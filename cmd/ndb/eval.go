@@ -50,6 +50,7 @@ type evalFlags struct {
 	model, device, out *string
 	constraints        *string
 	noGrammarRow       *bool
+	noCopyCandidate    *bool
 	limit, maxTokens   *int
 	seed               *uint64
 }
@@ -64,7 +65,8 @@ func addEvalFlags(fs *flag.FlagSet, name string, limit int) evalFlags {
 		seed:      fs.Uint64("seed", 1, "seed of the draw of prompts (and of sampling)"),
 		constraints: fs.String("constraints", "program", "program: rows with the program facts' constraints and, on the same prompts, the grammar's alone; "+
 			"grammar: the grammar's alone (the raw model)"),
-		noGrammarRow: fs.Bool("no-grammar-row", false, "under the program facts, skip the row of the grammar alone (half the predictions)"),
+		noGrammarRow:    fs.Bool("no-grammar-row", false, "under the program facts, skip the row of the grammar alone (half the predictions)"),
+		noCopyCandidate: fs.Bool("no-copy-candidate", false, "take the model's greedy answers as written, without weighing them against the copy candidate"),
 	}
 }
 
@@ -80,7 +82,8 @@ func (f evalFlags) config(args []string) (evalcmd.Config, error) {
 			return nil, nil, badInput("%v", err)
 		}
 		p, err := modelserver.Default.NewPredictor(name, *f.model, *f.device, "",
-			modelserver.Sampling{Temperature: temp, TopP: topP, Seed: int64(*f.seed), MaxTokens: *f.maxTokens})
+			modelserver.Sampling{Temperature: temp, TopP: topP, Seed: int64(*f.seed), MaxTokens: *f.maxTokens,
+				NoCopyCandidate: *f.noCopyCandidate})
 		if err != nil {
 			return nil, nil, err
 		}

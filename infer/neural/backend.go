@@ -43,6 +43,9 @@ type Options struct {
 	// Program holds the program facts (ProgramOf): every predicted state is then one
 	// the program can reach after the action. Nil leaves the grammar alone.
 	Program *grammar.Program
+	// NoCopyCandidate leaves out the copy candidate (Generate): the greedy answer is
+	// taken as the model wrote it.
+	NoCopyCandidate bool
 }
 
 // Backend predicts a debugging session with the model. It implements
@@ -174,7 +177,7 @@ func (b *Backend) Do(ctx context.Context, a grammar.Action) (session.Outcome, er
 	b.start, b.steps = used.Start, used.Steps
 	prev := *b.current()
 	b.gen.BreakpointLines = a.Lines
-	gen, err := b.gen.GenerateAfter(ctx, ids, b.ctx, b.dir, &prev, a.Kind, b.sampler)
+	gen, err := Generate(ctx, b.gen, ids, b.trajectory(), a, &prev, b.sampler, b.opt.NoCopyCandidate)
 	if err != nil {
 		b.dir, b.start, b.steps = saveDir, saveStart, saveSteps
 		return session.Outcome{}, err

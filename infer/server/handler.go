@@ -174,9 +174,10 @@ func (s *Server) open(ctx context.Context, conn *jsonrpc2.Conn, p modelserver.Op
 	m := s.run.Share(l.m, limit)
 	b, err := neural.New(m, l.tok, gctx, start, neural.Options{
 		Temperature: p.Sampling.Temperature, TopP: p.Sampling.TopP, Seed: p.Sampling.Seed, CloseModel: true,
-		Limits:      infer.Limits{MaxTokens: p.Sampling.MaxTokens},
-		Calibration: l.cal,
-		Program:     facts,
+		Limits:          infer.Limits{MaxTokens: p.Sampling.MaxTokens},
+		Calibration:     l.cal,
+		Program:         facts,
+		NoCopyCandidate: p.Sampling.NoCopyCandidate,
 	})
 	if err != nil {
 		m.Close()
@@ -271,6 +272,7 @@ func (s *Server) predict(ctx context.Context, p modelserver.PredictParams) (any,
 		pr = evalmodel.NewPredictor("", l.m.Share(), l.tok, infer.NewVocab(l.tok), sm.MaxTokens,
 			infer.NewSampler(sm.Temperature, sm.TopP, sm.Seed))
 		pr.Generator().Calibration = l.cal
+		pr.NoCopyCandidate = sm.NoCopyCandidate
 		s.preds[string(key)] = pr
 	}
 	p.Prompt.Context = p.Prompt.Context.Indexed()

@@ -21,7 +21,7 @@ import (
 // Predictor is eval.Predictor with the model: the prompt is built as a neural
 // session builds it (neural.Prompter: a history that does not fit starts again from its
 // last state) and the next state written under the grammar, knowing the action
-// (infer.Generator.GenerateAfter). Like the model, it is not safe for concurrent use.
+// (neural.Generate: infer.Generator.GenerateAfter and the copy candidate). Like the model, it is not safe for concurrent use.
 type Predictor struct {
 	name     string
 	gen      *infer.Generator
@@ -33,6 +33,8 @@ type Predictor struct {
 	// (an empty one for a prompt that did not fit), when set: to fit the temperatures
 	// of the confidences (set the generator's Record too).
 	Generated *[]infer.Generated
+	// NoCopyCandidate leaves out the copy candidate (neural.Generate).
+	NoCopyCandidate bool
 
 	// facts gives a prompt's program facts (nil: none): they count the predictions
 	// that invent a line or name (eval.Prediction.Invented) and, unless grammarOnly,
@@ -99,7 +101,7 @@ func (p *Predictor) Predict(ctx context.Context, pr eval.Prompt, n int) ([]eval.
 			out[i] = out[0]
 			continue
 		}
-		g, err := p.gen.GenerateAfter(ctx, ids, pr.Context, pr.Direction, &prev, pr.Action.Kind, p.sampler)
+		g, err := neural.Generate(ctx, p.gen, ids, t, pr.Action, &prev, p.sampler, p.NoCopyCandidate)
 		if err != nil {
 			return nil, err
 		}
