@@ -69,11 +69,12 @@ const markerRest = `: ".."}`
 
 // jstr tracks one canonical JSON string's content (after the opening quote).
 type jstr struct {
-	n        int  // content bytes so far
-	esc      int8 // 0: none; 1: after '\'; 2..5: after k = esc-2 hex digits of \u
-	hex      rune // the \u digits so far
-	needLow  bool // a high surrogate was written; a \u low surrogate must follow
-	escStart int  // automaton offset of the current escape (or of the high surrogate)
+	n        int     // content bytes so far
+	esc      int8    // 0: none; 1: after '\'; 2..5: after k = esc-2 hex digits of \u
+	hex      rune    // the \u digits so far
+	needLow  bool    // a high surrogate was written; a \u low surrogate must follow
+	escStart int     // automaton offset of the current escape (or of the high surrogate)
+	r        reprLex // a value's repr (automaton_repr.go); unused in keys
 }
 
 // Automaton is the grammar of one state after an action. The constrained decoder
@@ -334,8 +335,9 @@ func (a *Automaton) byteOK(c byte) bool {
 		}
 		a.phase, a.s = phVal, jstr{}
 	case phVal:
+		was := a.s
 		closed, ok := a.strByte(c, a.lim.MaxRepr)
-		if !ok || (a.vals != nil && !a.valByte(c, closed)) {
+		if !ok || !a.s.reprByte(c, was, closed, a.lim.MaxRepr) || (a.vals != nil && !a.valByte(c, closed)) {
 			return false
 		}
 		if closed {
@@ -383,8 +385,9 @@ func (a *Automaton) byteOK(c byte) bool {
 		}
 		a.phase, a.s = phArgStr, jstr{}
 	case phArgStr:
+		was := a.s
 		closed, ok := a.strByte(c, a.lim.MaxRepr)
-		if !ok || (a.vals != nil && !a.valByte(c, closed)) {
+		if !ok || !a.s.reprByte(c, was, closed, a.lim.MaxRepr) || (a.vals != nil && !a.valByte(c, closed)) {
 			return false
 		}
 		if closed {

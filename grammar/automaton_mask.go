@@ -16,7 +16,7 @@ func (a *Automaton) EscapePending() bool { return a.s.esc != 0 || a.s.needLow }
 func (a *Automaton) InWord() bool { return a.phase == phSrc || a.phase == phExit }
 
 // PlainRoom reports whether a is inside a JSON string with no escape pending, and how
-// many plain bytes the string can still take. Under the program facts a key is not
+// many repr-neutral bytes (IsReprNeutral) the string can still take. Under the program facts a key is not
 // free text (its names are narrowed), so keys report false.
 func (a *Automaton) PlainRoom() (room int, ok bool) {
 	limit := a.lim.MaxRepr
@@ -29,6 +29,9 @@ func (a *Automaton) PlainRoom() (room int, ok bool) {
 	case phVal, phArgStr:
 		if a.vals != nil {
 			return 0, false // the value facts narrow it
+		}
+		if !a.s.r.started {
+			return 0, false // a repr's first character is not free
 		}
 	default:
 		return 0, false

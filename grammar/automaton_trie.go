@@ -164,8 +164,8 @@ func (a *Automaton) Finish(text []byte, defSrc string) []byte {
 				}
 			}
 			if name, ok := a.missingParam(); ok {
-				// A call state holds every parameter: an empty value for the rest.
-				piece = `"` + name + `": "` + a.forcedCallValue(name) + `"`
+				// A call state holds every parameter: None for the rest.
+				piece = `"` + name + `": "` + a.orNone(a.forcedCallValue(name)) + `"`
 				if a.phase == phAfterVal {
 					piece = ", " + piece
 				}
@@ -173,7 +173,7 @@ func (a *Automaton) Finish(text []byte, defSrc string) []byte {
 			if name := a.missingKey(); name != "" && len(a.names) < a.lim.MaxVars {
 				// A line state holds the variable its line's assignment changed (or
 				// one bound on every path to a breakpoint's stop).
-				piece = `"` + name + `": "` + a.rule().firstForced(name) + `"`
+				piece = `"` + name + `": "` + a.orNone(a.rule().firstForced(name)) + `"`
 				if a.phase == phAfterVal {
 					piece = ", " + piece
 				}
@@ -183,7 +183,7 @@ func (a *Automaton) Finish(text []byte, defSrc string) []byte {
 				if a.markerAllowed() {
 					piece = diffMarkerEntry + "}"
 				} else {
-					piece = `"` + name + `": "` + a.rule().firstForced(name) + `"`
+					piece = `"` + name + `": "` + a.orNone(a.rule().firstForced(name)) + `"`
 				}
 				if a.phase == phAfterVal {
 					piece = ", " + piece

@@ -73,7 +73,7 @@ func (a *Automaton) finishVal() string {
 			return v[a.vpos:] + `"`
 		}
 	}
-	return `"`
+	return a.s.r.finish(a.lim.MaxRepr-a.s.n) + `"`
 }
 
 // forcedCallValue is the value a call state's variable key must have when the value

@@ -49,7 +49,7 @@ func (v *Vocab) buildMaskTables() {
 			v.tokenMax = max(v.tokenMax, len(v.bytes[id]))
 			plain := true
 			for _, c := range v.bytes[id] {
-				if !grammar.IsPlain(c) {
+				if !grammar.IsReprNeutral(c) {
 					plain = false
 					break
 				}
