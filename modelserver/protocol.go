@@ -66,6 +66,9 @@ type Sampling struct {
 	// NoCopyCandidate leaves out the copy candidate that a greedy answer is weighed
 	// against (neural.Generate).
 	NoCopyCandidate bool `json:"noCopyCandidate,omitempty"`
+	// CopyPrior is the copy candidate's prior per action name, in nats (nil: the
+	// default, neural.DefaultCopyPrior).
+	CopyPrior map[string]float64 `json:"copyPrior,omitempty"`
 }
 
 // OpenParams open a neural session of a parsed program.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -51,6 +52,7 @@ type evalFlags struct {
 	constraints        *string
 	noGrammarRow       *bool
 	noCopyCandidate    *bool
+	copyPrior          *string
 	limit, maxTokens   *int
 	seed               *uint64
 }
@@ -67,6 +69,7 @@ func addEvalFlags(fs *flag.FlagSet, name string, limit int) evalFlags {
 			"grammar: the grammar's alone (the raw model)"),
 		noGrammarRow:    fs.Bool("no-grammar-row", false, "under the program facts, skip the row of the grammar alone (half the predictions)"),
 		noCopyCandidate: fs.Bool("no-copy-candidate", false, "take the model's greedy answers as written, without weighing them against the copy candidate"),
+		copyPrior:       fs.String("copy-prior", "", "the copy candidate's prior in nats, `ACTION=N,...` (off: none; default: the shipped one)"),
 	}
 }
 
@@ -77,13 +80,17 @@ func (f evalFlags) config(args []string) (evalcmd.Config, error) {
 	if *f.model != "" {
 		name = "model (" + filepath.Base(filepath.Clean(*f.model)) + ")"
 	}
+	prior, err := parseCopyPrior(*f.copyPrior)
+	if err != nil {
+		return evalcmd.Config{}, err
+	}
 	load := func(temp, topP float64) (eval.Predictor, func(), error) {
 		if err := modelserver.CheckDevice(*f.device); err != nil {
 			return nil, nil, badInput("%v", err)
 		}
 		p, err := modelserver.Default.NewPredictor(name, *f.model, *f.device, "",
 			modelserver.Sampling{Temperature: temp, TopP: topP, Seed: int64(*f.seed), MaxTokens: *f.maxTokens,
-				NoCopyCandidate: *f.noCopyCandidate})
+				NoCopyCandidate: *f.noCopyCandidate, CopyPrior: prior})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -180,3 +187,31 @@ func runEvalHorizon(ctx context.Context, args []string) error {
 // The served model is constrained by each prompt's program facts as the in-process
 // one is: they travel with the prompt to ndb-infer.
 var _ evalcmd.Constrainable = (*modelserver.Predictor)(nil)
+
+// parseCopyPrior reads --copy-prior: "" is the default (nil), "off" no prior, else
+// ACTION=NATS pairs.
+func parseCopyPrior(spec string) (map[string]float64, error) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" {
+		return nil, nil
+	}
+	prior := map[string]float64{}
+	if spec == "off" {
+		for _, k := range grammar.AllActions {
+			prior[k.String()] = 0
+		}
+		return prior, nil
+	}
+	for _, part := range strings.Split(spec, ",") {
+		name, val, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if _, known := grammar.ParseActionKind(name); !ok || !known {
+			return nil, badInput("--copy-prior: %q is not ACTION=NATS", part)
+		}
+		n, err := strconv.ParseFloat(val, 64)
+		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) {
+			return nil, badInput("--copy-prior: %q is not ACTION=NATS", part)
+		}
+		prior[name] = n
+	}
+	return prior, nil
+}

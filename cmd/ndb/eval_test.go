@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ndb-project/ndb/grammar"
 )
 
 // goldenCorpus writes a corpus folder whose eval.jsonl holds the golden
@@ -111,6 +113,23 @@ func TestEvalUsage(t *testing.T) {
 	for _, args := range [][]string{{"eval"}, {"eval", "nope"}, {"eval", "cruxeval"}, {"eval", "horizon", "x.jsonl", "--k", "0"}, {"eval", "nextstate", "--actions", "step_into,nope"}} {
 		if code := run(context.Background(), args); code != exitUsage {
 			t.Errorf("%v: exit status %d, want %d", args, code, exitUsage)
+		}
+	}
+}
+
+func TestParseCopyPrior(t *testing.T) {
+	if p, err := parseCopyPrior(""); p != nil || err != nil {
+		t.Errorf("the default: %v %v", p, err)
+	}
+	if p, err := parseCopyPrior("off"); err != nil || len(p) != len(grammar.AllActions) || p["inv_step_call"] != 0 {
+		t.Errorf("off: %v %v", p, err)
+	}
+	if p, err := parseCopyPrior("breakpoint=8, inv_step_call=1.5"); err != nil || p["breakpoint"] != 8 || p["inv_step_call"] != 1.5 || len(p) != 2 {
+		t.Errorf("two actions: %v %v", p, err)
+	}
+	for _, bad := range []string{"jump=1", "breakpoint", "breakpoint=x", "breakpoint=NaN", "breakpoint=1,"} {
+		if _, err := parseCopyPrior(bad); err == nil || !strings.Contains(err.Error(), "--copy-prior") {
+			t.Errorf("%q: %v", bad, err)
 		}
 	}
 }

@@ -43,9 +43,8 @@ type Options struct {
 	// Program holds the program facts (ProgramOf): every predicted state is then one
 	// the program can reach after the action. Nil leaves the grammar alone.
 	Program *grammar.Program
-	// NoCopyCandidate leaves out the copy candidate (Generate): the greedy answer is
-	// taken as the model wrote it.
-	NoCopyCandidate bool
+	// Copy says how a greedy answer is weighed against its copy candidate (Generate).
+	Copy CopyOptions
 }
 
 // Backend predicts a debugging session with the model. It implements
@@ -177,7 +176,7 @@ func (b *Backend) Do(ctx context.Context, a grammar.Action) (session.Outcome, er
 	b.start, b.steps = used.Start, used.Steps
 	prev := *b.current()
 	b.gen.BreakpointLines = a.Lines
-	gen, err := Generate(ctx, b.gen, ids, b.trajectory(), a, &prev, b.sampler, b.opt.NoCopyCandidate)
+	gen, err := Generate(ctx, b.gen, ids, b.trajectory(), a, &prev, b.sampler, b.opt.Copy)
 	if err != nil {
 		b.dir, b.start, b.steps = saveDir, saveStart, saveSteps
 		return session.Outcome{}, err

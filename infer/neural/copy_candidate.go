@@ -14,11 +14,11 @@ import (
 // to an action whose outcome is often "nothing changed" (breakpoint, step_return,
 // inv_step_call) is then weighed against that answer, the copy candidate
 // (CopyCandidate): the model scores it under the same grammar and facts
-// (infer.Generator.ScoreAfter), and the likelier of the two is returned. The model
-// chooses; no rule does. noCopy turns the candidate off.
-func Generate(ctx context.Context, g *infer.Generator, ids []int, t grammar.Trajectory, a grammar.Action, prev *grammar.State, s *infer.Sampler, noCopy bool) (infer.Generated, error) {
+// (infer.Generator.ScoreAfter), and the likelier of the two, after opt's prior for
+// the candidate, is returned. opt.Off turns the candidate off.
+func Generate(ctx context.Context, g *infer.Generator, ids []int, t grammar.Trajectory, a grammar.Action, prev *grammar.State, s *infer.Sampler, opt CopyOptions) (infer.Generated, error) {
 	got, err := g.GenerateAfter(ctx, ids, t.Context, t.Direction, prev, a.Kind, s)
-	if err != nil || noCopy || !s.Greedy() || got.Forced || got.Exit != "" {
+	if err != nil || opt.Off || !s.Greedy() || got.Forced || got.Exit != "" {
 		return got, err
 	}
 	cand, ok := CopyCandidate(a.Kind, *prev, got.State)
@@ -36,10 +36,30 @@ func Generate(ctx context.Context, g *infer.Generator, ids []int, t grammar.Traj
 	if err != nil {
 		return got, err
 	}
-	if logProb(alt) > logProb(got) {
+	if logProb(alt)+opt.prior(a.Kind) > logProb(got) {
 		return alt, nil
 	}
 	return got, nil
+}
+
+// CopyOptions say how Generate weighs a greedy answer against its copy candidate.
+type CopyOptions struct {
+	Off bool // no candidate: the greedy answer as the model wrote it
+	// Prior is added to the candidate's log-probability (nats), per action: the
+	// prior odds of "nothing changed" (nil: DefaultCopyPrior).
+	Prior map[grammar.ActionKind]float64
+}
+
+// DefaultCopyPrior is the prior that the shipped model was measured with: fitted on
+// the held-out function-level prompts (docs/decisions.md, "The copy candidate"), where
+// the model underrates an unchanged argument when it infers a call's inputs.
+var DefaultCopyPrior = map[grammar.ActionKind]float64{grammar.Breakpoint: 8, grammar.InvStepCall: 12}
+
+func (o CopyOptions) prior(k grammar.ActionKind) float64 {
+	if o.Prior == nil {
+		return DefaultCopyPrior[k]
+	}
+	return o.Prior[k]
 }
 
 // CopyCandidate is the answer "nothing changed" to action k from prev, built on the

@@ -27,7 +27,7 @@ func BenchmarkCopyCandidate(b *testing.B) {
 		n := 0
 		for _, a := range actions {
 			m.ResetCache()
-			be, err := New(m, tok, p.gctx, p.entry, Options{Program: p.prog, NoCopyCandidate: noCopy})
+			be, err := New(m, tok, p.gctx, p.entry, Options{Program: p.prog, Copy: CopyOptions{Off: noCopy}})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -79,17 +79,17 @@ func TestGenerateKeepsTheLikelierAnswer(t *testing.T) {
 		ids := tok.Encode(text)
 		prev := Last(used)
 		g.BreakpointLines = a.Lines
-		plain, err := Generate(ctx, g, ids, used, a, &prev, s, true)
+		plain, err := Generate(ctx, g, ids, used, a, &prev, s, CopyOptions{Off: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := Generate(ctx, g, ids, used, a, &prev, s, false)
+		got, err := Generate(ctx, g, ids, used, a, &prev, s, CopyOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		cand, ok := CopyCandidate(a.Kind, prev, plain.State)
 		if !got.State.Equal(plain.State) {
-			if plain.Exit != "" || !ok || !got.State.Equal(cand) || logProb(got) <= logProb(plain) {
+			if plain.Exit != "" || !ok || !got.State.Equal(cand) || logProb(got)+DefaultCopyPrior[a.Kind] <= logProb(plain) {
 				t.Errorf("%s: returned %+v (log-probability %.3f) over the greedy %+v (%.3f)", a.Kind, got.State, logProb(got), plain.State, logProb(plain))
 			}
 			weighed++
@@ -111,7 +111,7 @@ func TestGenerateKeepsTheLikelierAnswer(t *testing.T) {
 			t.Fatal(err)
 		}
 		weighed++
-		if logProb(alt) > logProb(plain) {
+		if logProb(alt)+DefaultCopyPrior[a.Kind] > logProb(plain) {
 			t.Errorf("%s: kept the greedy %+v (%.3f) over the likelier candidate %+v (%.3f)", a.Kind, plain.State, logProb(plain), alt.State, logProb(alt))
 		}
 	}

@@ -171,13 +171,17 @@ func (s *Server) open(ctx context.Context, conn *jsonrpc2.Conn, p modelserver.Op
 			limit = max(n, 1)
 		}
 	}
+	copyOpt, err := copyOptions(p.Sampling)
+	if err != nil {
+		return nil, err
+	}
 	m := s.run.Share(l.m, limit)
 	b, err := neural.New(m, l.tok, gctx, start, neural.Options{
 		Temperature: p.Sampling.Temperature, TopP: p.Sampling.TopP, Seed: p.Sampling.Seed, CloseModel: true,
-		Limits:          infer.Limits{MaxTokens: p.Sampling.MaxTokens},
-		Calibration:     l.cal,
-		Program:         facts,
-		NoCopyCandidate: p.Sampling.NoCopyCandidate,
+		Limits:      infer.Limits{MaxTokens: p.Sampling.MaxTokens},
+		Calibration: l.cal,
+		Program:     facts,
+		Copy:        copyOpt,
 	})
 	if err != nil {
 		m.Close()
@@ -269,10 +273,14 @@ func (s *Server) predict(ctx context.Context, p modelserver.PredictParams) (any,
 	pr := s.preds[string(key)]
 	if pr == nil {
 		sm := p.Sampling
+		copyOpt, err := copyOptions(sm)
+		if err != nil {
+			return nil, err
+		}
 		pr = evalmodel.NewPredictor("", l.m.Share(), l.tok, infer.NewVocab(l.tok), sm.MaxTokens,
 			infer.NewSampler(sm.Temperature, sm.TopP, sm.Seed))
 		pr.Generator().Calibration = l.cal
-		pr.NoCopyCandidate = sm.NoCopyCandidate
+		pr.Copy = copyOpt
 		s.preds[string(key)] = pr
 	}
 	p.Prompt.Context = p.Prompt.Context.Indexed()
@@ -290,4 +298,22 @@ func (s *Server) predict(ctx context.Context, p modelserver.PredictParams) (any,
 		return nil, err
 	}
 	return modelserver.PredictResult{Predictions: preds}, nil
+}
+
+// copyOptions are the copy candidate's settings of sm; an unknown action name in its
+// prior is an error.
+func copyOptions(sm modelserver.Sampling) (neural.CopyOptions, error) {
+	o := neural.CopyOptions{Off: sm.NoCopyCandidate}
+	if sm.CopyPrior == nil {
+		return o, nil
+	}
+	o.Prior = map[grammar.ActionKind]float64{}
+	for name, nats := range sm.CopyPrior {
+		k, ok := grammar.ParseActionKind(name)
+		if !ok {
+			return o, fmt.Errorf("copy prior: unknown action %q", name)
+		}
+		o.Prior[k] = nats
+	}
+	return o, nil
 }

@@ -33,8 +33,9 @@ type Predictor struct {
 	// (an empty one for a prompt that did not fit), when set: to fit the temperatures
 	// of the confidences (set the generator's Record too).
 	Generated *[]infer.Generated
-	// NoCopyCandidate leaves out the copy candidate (neural.Generate).
-	NoCopyCandidate bool
+	// Copy says how a greedy answer is weighed against its copy candidate
+	// (neural.Generate).
+	Copy neural.CopyOptions
 
 	// facts gives a prompt's program facts (nil: none): they count the predictions
 	// that invent a line or name (eval.Prediction.Invented) and, unless grammarOnly,
@@ -101,7 +102,7 @@ func (p *Predictor) Predict(ctx context.Context, pr eval.Prompt, n int) ([]eval.
 			out[i] = out[0]
 			continue
 		}
-		g, err := neural.Generate(ctx, p.gen, ids, t, pr.Action, &prev, p.sampler, p.NoCopyCandidate)
+		g, err := neural.Generate(ctx, p.gen, ids, t, pr.Action, &prev, p.sampler, p.Copy)
 		if err != nil {
 			return nil, err
 		}
