@@ -30,8 +30,8 @@ func (a *Automaton) PlainRoom() (room int, ok bool) {
 		if a.vals != nil {
 			return 0, false // the value facts narrow it
 		}
-		if !a.s.r.started {
-			return 0, false // a repr's first character is not free
+		if !a.s.r.plain() {
+			return 0, false // a repr's start, name and end are not free text
 		}
 	default:
 		return 0, false

@@ -9,20 +9,32 @@ package grammar
 // brackets.
 type reprLex struct {
 	started bool
-	quote   byte // the open string literal's quote, 0 outside one
-	pyEsc   bool // a backslash inside a string literal: the next character is taken
-	lost    bool // brackets nested deeper than the stack: no longer checked
+	quote   byte  // the open string literal's quote, 0 outside one
+	pyEsc   bool  // a backslash inside a string literal: the next character is taken
+	lost    bool  // brackets nested deeper than the stack: no longer checked
+	free    bool  // an object's text (<...>, a non-ASCII start): no end is checked
+	word    bool  // in the name a repr starts with (None, Point, datetime.date, b)
+	ended   bool  // the outermost quote or bracket has closed: only a cut mark may follow
+	words   uint8 // reprWords that the name is still a prefix of, one bit each
+	wlen    uint8 // the name's length so far (at most 255)
 	dots    uint8
 	depth   uint8
 	stack   [reprMaxDepth]byte // the closing brackets expected, innermost last
 }
 
+// reprWords are the names that are a whole repr, and the bytes literal's prefix b
+// (reprBytesPrefix), which a quote follows. Any other name must call: Point(x=1).
+var reprWords = [...]string{"None", "True", "False", "inf", "nan", "Ellipsis", "NotImplemented", "b"}
+
+// reprBytesPrefix is the bit of "b" in reprWords.
+const reprBytesPrefix = 1 << (len(reprWords) - 1)
+
 // reprMaxDepth is how deep reprLex follows brackets.
 const reprMaxDepth = 24
 
 // reprGeneric stands for a character that is neither a quote nor a bracket nor a
-// backslash (an escaped control character, a \u character).
-const reprGeneric = 'x'
+// backslash (an escaped control character, a \u character): like a non-ASCII one.
+const reprGeneric = 0x80
 
 // reprStart reports whether a repr can start with character c: a number or a sign, a
 // string, a container, an object or a name (None, True, inf, Point(...), set()).
@@ -59,6 +71,10 @@ func (r *reprLex) char(c byte) bool {
 			return false
 		}
 		r.started = true
+		r.free = c == '<' || c >= 0x80
+		if isNameStart(c) {
+			r.word, r.words = true, 1<<len(reprWords)-1
+		}
 	}
 	if c == '.' {
 		r.dots = min(r.dots+1, 3)
@@ -66,6 +82,10 @@ func (r *reprLex) char(c byte) bool {
 		r.dots = 0
 	}
 	switch {
+	case r.word:
+		return r.nameChar(c)
+	case r.ended:
+		return c == '.'
 	case r.quote != 0:
 		switch {
 		case r.pyEsc:
@@ -74,19 +94,12 @@ func (r *reprLex) char(c byte) bool {
 			r.pyEsc = true
 		case c == r.quote:
 			r.quote = 0
+			r.end()
 		}
 	case c == '\'' || c == '"':
 		r.quote = c
 	case c == '[' || c == '(' || c == '{':
-		if r.lost {
-			break
-		}
-		if int(r.depth) == len(r.stack) {
-			r.lost = true
-			break
-		}
-		r.stack[r.depth] = closer(c)
-		r.depth++
+		r.open(c)
 	case c == ']' || c == ')' || c == '}':
 		if r.lost {
 			break
@@ -95,8 +108,69 @@ func (r *reprLex) char(c byte) bool {
 			return false
 		}
 		r.depth--
+		r.end()
 	}
 	return true
+}
+
+// nameChar reads character c of the name that the repr starts with: more of the
+// name (dots included: datetime.date, or a cut mark), the call's opening bracket, or
+// the quote of a bytes literal.
+func (r *reprLex) nameChar(c byte) bool {
+	switch {
+	case isNameStart(c) || c >= '0' && c <= '9':
+		var keep uint8
+		for i, w := range reprWords {
+			if r.words&(1<<i) != 0 && int(r.wlen) < len(w) && w[r.wlen] == c {
+				keep |= 1 << i
+			}
+		}
+		r.words, r.wlen = keep, min(r.wlen+1, 255)
+	case c == '.':
+		r.words = 0
+	case c == '(':
+		r.word = false
+		r.open(c)
+	case (c == '\'' || c == '"') && r.wlen == 1 && r.words&reprBytesPrefix != 0:
+		r.word = false
+		r.quote = c
+	default:
+		return false
+	}
+	return true
+}
+
+// isNameStart reports whether c can start a Python name (ASCII only).
+func isNameStart(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' }
+
+// open pushes the bracket that closes opening bracket c.
+func (r *reprLex) open(c byte) {
+	if r.lost {
+		return
+	}
+	if int(r.depth) == len(r.stack) {
+		r.lost = true
+		return
+	}
+	r.stack[r.depth] = closer(c)
+	r.depth++
+}
+
+// end marks the repr ended when the quote or bracket just closed was the outermost.
+func (r *reprLex) end() {
+	if !r.free && !r.lost && r.depth == 0 && r.quote == 0 {
+		r.ended = true
+	}
+}
+
+// wholeWord reports whether the name read so far is a whole repr (None, True, inf).
+func (r *reprLex) wholeWord() bool {
+	for i, w := range reprWords {
+		if r.words&(1<<i) != 0 && 1<<i != reprBytesPrefix && int(r.wlen) == len(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // closer is the bracket that closes opening bracket c.
@@ -115,8 +189,20 @@ func (r *reprLex) closes() bool {
 	if !r.started {
 		return false
 	}
-	return r.dots >= 3 || r.lost || (r.quote == 0 && r.depth == 0)
+	switch {
+	case r.dots >= 3 || r.lost:
+		return true
+	case r.word:
+		return r.wholeWord()
+	case r.ended:
+		return r.dots == 0
+	}
+	return r.quote == 0 && r.depth == 0
 }
+
+// plain reports whether every repr-neutral byte (IsReprNeutral) may come next: the
+// repr has started and is past its name and short of its end.
+func (r *reprLex) plain() bool { return r.started && !r.word && !r.ended }
 
 // finish is what a forced close writes before the closing quote, at most room bytes:
 // nothing when the repr closes, else the cut mark (or None for an empty repr). A repr

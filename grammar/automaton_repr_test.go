@@ -23,18 +23,23 @@ func stateAfter(t *testing.T, prev State, a Action, st State) string {
 
 // TestValuesAreReprs writes values as a local's and as a returned value's: reprs
 // the tracer writes (cut ones too) are allowed, text that no repr is (source code,
-// punctuation, brackets that do not match) is not.
+// punctuation, brackets that do not match, a bare name, text after a repr's end) is
+// not.
 func TestValuesAreReprs(t *testing.T) {
 	good := []string{
 		"0", "-3", "1.5e-07", "'abc'", `"it's"`, `'it\'s'`, "'(unclosed paren in a string'",
 		"[1, [2, (3,)], {'a': {4}}]", "{}", "set()", "frozenset({1})", "None", "True", "inf",
 		"Point(x=1, y=2)", "<function f.<locals>.g>", "<class 'int'>", "[[...]]", "b'\\x00'",
 		"'a\\nb'", "defaultdict(<class 'list'>, {})", "(1+2j)", "'\u00e9t\u00e9'", "'\U0001F600'",
-		"[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 1...", "'abcdefghijklmnopqrst...", "Node 3",
+		"[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 1...", "'abcdefghijklmnopqrst...", "b'ab'", "datetime.date(2020, 1, 1)",
+		"Counter({'a': 1})", "<Color.RED: 1>", "nan", "NotImplemented", "Fooo...", "'ab'...",
+		"[1, 2]...", "_Missing()",
 	}
 	bad := []string{
 		"", " 3", ": ", ":", ".lower()", " + text.lower()", "[1, 2", "(1]", "'abc", "1}",
-		"[1, 2]]", "'a' 'b", ",", "=", ")", "'a' + 'b')",
+		"[1, 2]]", "'a' 'b", ",", "=", ")", "'a' + 'b')", "Node 3", "y", "Tru", "None.",
+		"T elif self.low", "'An' and 'int'", "[1] + [2]", "(1, 2)[0]", "'a'.upper()", "x + 1",
+		"math.pi", "c'a'", "bb'a'", "'a'b",
 	}
 	prev := State{Event: EventCall, Loc: Loc{Line: 1}, Frame: 1, Locals: Locals{{"s", "'ab'"}, {"t", "'b'"}}}
 	step := Action{Kind: StepInto}
