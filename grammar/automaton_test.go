@@ -50,6 +50,7 @@ func TestProgramFactsNarrowTheState(t *testing.T) {
 	line6 := State{Event: EventLine, Loc: Loc{Line: 6}, Locals: append(line3.Locals.Clone(), Var{"c", "'y'"}), Frame: 1}
 	line6.Locals[2].Repr = "2"
 	into, ret, bp := Action{Kind: StepInto}, Action{Kind: StepReturn}, Action{Kind: Breakpoint, Lines: []Loc{{Line: 5}}}
+	bp2 := Action{Kind: Breakpoint, Lines: []Loc{{Line: 2}, {Line: 5}}}
 	for _, c := range []struct {
 		name    string
 		prev    State
@@ -79,6 +80,8 @@ func TestProgramFactsNarrowTheState(t *testing.T) {
 		{"a breakpoint stops at its line", call, bp, `<|line_sep|>{"s": "'berry'", "t": "'r'", "n": "0", "c": "'r'"}<|src_sep|>  5|             n += 1<|frame_sep|>`, true, true},
 		{"a breakpoint elsewhere", call, bp, `<|line_sep|>{"s": "'berry'", "t": "'r'", "n": "0", "c": "'r'"}<|src_sep|>  4|         if c == t:<|frame_sep|>`, true, false},
 		{"the exit after a breakpoint", call, bp, `<|exit_sep|>normal<|frame_sep|>`, true, true},
+		{"a breakpoint at the first line stops there", call, bp2, `<|line_sep|>{"s": "'berry'", "t": "'r'"}<|src_sep|>  2|     n = 0<|frame_sep|>`, true, true},
+		{"no exit before the first line", call, bp2, `<|exit_sep|>normal<|frame_sep|>`, true, false},
 		{"a repeated name", line3, into, `<|line_sep|>{"n": "0", "n": "1"}<|src_sep|>  4|         if c == t:<|frame_sep|>`, false, false},
 	} {
 		if got := accepts(nil, c.prev, c.a, c.text); got != c.grammar {

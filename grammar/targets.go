@@ -189,6 +189,7 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 		case atBreakpoint:
 			if firstStop, first = p.breakpointFirst(own, prev, a.Lines); first {
 				t.locals = localsAtFirstLine(own, prev)
+				t.Exit = false // nothing can end the program before the frame's first line
 			} else {
 				t.locals = p.localsAtBreakpoint(own, prev, a.Lines)
 			}
