@@ -76,12 +76,15 @@ func (r *reprLex) char(c byte) bool {
 			r.word, r.words = true, 1<<len(reprWords)-1
 		}
 	}
+	cut := r.dots >= 3
 	if c == '.' {
 		r.dots = min(r.dots+1, 3)
 	} else {
 		r.dots = 0
 	}
 	switch {
+	case (r.word || r.ended) && cut:
+		return false // a cut mark ends the repr
 	case r.word:
 		return r.nameChar(c)
 	case r.ended:
@@ -211,7 +214,7 @@ func (r *reprLex) finish(room int) string {
 	if r.closes() {
 		return ""
 	}
-	s := "..."
+	s := "..."[r.dots:] // the dots already written begin the mark
 	if !r.started {
 		s = "None"
 	}

@@ -39,7 +39,7 @@ func TestValuesAreReprs(t *testing.T) {
 		"", " 3", ": ", ":", ".lower()", " + text.lower()", "[1, 2", "(1]", "'abc", "1}",
 		"[1, 2]]", "'a' 'b", ",", "=", ")", "'a' + 'b')", "Node 3", "y", "Tru", "None.",
 		"T elif self.low", "'An' and 'int'", "[1] + [2]", "(1, 2)[0]", "'a'.upper()", "x + 1",
-		"math.pi", "c'a'", "bb'a'", "'a'b",
+		"math.pi", "c'a'", "bb'a'", "'a'b", "[3:].....", "Foo....", "'a'...b", "Fo...o",
 	}
 	prev := State{Event: EventCall, Loc: Loc{Line: 1}, Frame: 1, Locals: Locals{{"s", "'ab'"}, {"t", "'b'"}}}
 	step := Action{Kind: StepInto}
@@ -70,7 +70,7 @@ func TestValuesAreReprs(t *testing.T) {
 func TestForcedCloseWritesARepr(t *testing.T) {
 	prev := State{Event: EventCall, Loc: Loc{Line: 1}, Frame: 1, Locals: Locals{{"s", "'ab'"}, {"t", "'b'"}}}
 	step := Action{Kind: StepInto}
-	for _, v := range []string{"[1, (2, 'x", "{'a': [", "'it\\'", "Point(x=", "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1"} {
+	for _, v := range []string{"[1, (2, 'x", "{'a': [", "'it\\'", "Point(x=", "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1", "'a'..", "Foo.", "Tru", "f(1)."} {
 		line := State{Event: EventLine, Loc: Loc{Line: 2}, Frame: 2, Locals: Locals{{"n", v + "]"}}}
 		text := stateAfter(t, prev, step, line)
 		esc := string(AppendQuoteJSON(nil, v))
