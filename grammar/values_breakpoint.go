@@ -46,13 +46,19 @@ func (p *Program) localsAtBreakpoint(c int, prev *State, lines []Loc) *localsRul
 			kept = append(kept, v)
 		}
 	}
-	// Names that can become bound: those stored, and cells when other code runs.
+	stops := make([]int, len(lines))
+	for i, b := range lines {
+		stops[i] = b.Line
+	}
+	// Names that can become bound: those stored, and cells when other code runs;
+	// but not a name that no path has bound yet at any stop.
 	fresh := slices.Clone(reach.Stores)
 	if !pure {
 		fresh = append(fresh, vf.Cells...)
 	}
+	unbound := unboundAt(vf, stops)
 	for _, n := range fresh {
-		if _, ok := prev.Locals.Get(n); ok || n == "" || n[0] == '.' || slices.Contains(r.keys, content(n)) {
+		if _, ok := prev.Locals.Get(n); ok || n == "" || n[0] == '.' || slices.Contains(r.keys, content(n)) || slices.Contains(unbound, n) {
 			continue
 		}
 		if _, ok := order[n]; !ok {
@@ -61,10 +67,6 @@ func (p *Program) localsAtBreakpoint(c int, prev *State, lines []Loc) *localsRul
 		r.keys = append(r.keys, content(n))
 	}
 	r.showKept(kept)
-	stops := make([]int, len(lines))
-	for i, b := range lines {
-		stops[i] = b.Line
-	}
 	bound := boundAt(vf, stops)
 	r.requireNew(prev, bound)
 	r.requirePresent(prev, bound)
@@ -73,9 +75,22 @@ func (p *Program) localsAtBreakpoint(c int, prev *State, lines []Loc) *localsRul
 
 // boundAt returns the locals (not cells) that every path from the frame's call has
 // bound at a line event at any of lines (LineValues.Bound): bound at whichever of them
-// a stop is at. Lines with no line event in the code are no stops.
+// a stop is at.
 func boundAt(vf *ValueFacts, lines []int) []string {
-	var bound []string
+	return atEveryStop(vf, lines, func(lv LineValues) []string { return lv.Bound })
+}
+
+// unboundAt returns the names that no path from the frame's call has bound yet at a
+// line event at any of lines (LineValues.Unbound): unbound at whichever of them a stop
+// is at.
+func unboundAt(vf *ValueFacts, lines []int) []string {
+	return atEveryStop(vf, lines, func(lv LineValues) []string { return lv.Unbound })
+}
+
+// atEveryStop returns the names that names(line) holds at every one of lines. Lines
+// with no line event in the code are no stops.
+func atEveryStop(vf *ValueFacts, lines []int, names func(LineValues) []string) []string {
+	var out []string
 	first := true
 	for _, l := range lines {
 		lv, ok := vf.Lines[l]
@@ -83,12 +98,12 @@ func boundAt(vf *ValueFacts, lines []int) []string {
 			continue
 		}
 		if first {
-			bound, first = slices.Clone(lv.Bound), false
+			out, first = slices.Clone(names(lv)), false
 			continue
 		}
-		bound = slices.DeleteFunc(bound, func(n string) bool { return !slices.Contains(lv.Bound, n) })
+		out = slices.DeleteFunc(out, func(n string) bool { return !slices.Contains(names(lv), n) })
 	}
-	return bound
+	return out
 }
 
 // requireNew makes the locals object show the names of bound that prev's frame has not

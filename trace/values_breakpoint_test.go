@@ -50,6 +50,7 @@ var breakpointPrograms = []struct {
 	{"a dict read", "def f(d, k):\n    total = 0\n    for key, v in d.items():\n        if key != k:\n            total += d[key]\n    return total\n", "f({'a': 1, 'b': 2}, 'a')", true},
 	{"min with a default", "def f(nums, s):\n    lo = min(nums, default=0)\n    hi = max(nums, key=abs)\n    it = iter(nums)\n    q, r = divmod(len(nums), 2)\n    b = s.encode()\n    return lo + hi + next(it) + q + len(b)\n", "f([3, -5, 2], 'ab')", true},
 	{"an alias through min's default", "def f(xs, ys):\n    a = min(xs, default=ys)\n    a.append(1)\n    return ys\n", "f([], [1])", true},
+	{"bound later", "def f(n):\n    k = n * 2\n    if k > 4:\n        m = k + 1\n    else:\n        m = 0\n    return m + k\n", "f(3)", true},
 	{"bound on every path", "def f(sentence, values):\n    final = ''\n    for part in sentence.split():\n        final += part[0]\n    return final * len(values)\n", "f('ab cd', [1])", true},
 	{"deleted and caught names", "def f(xs):\n    t = 0\n    for x in xs:\n        t += x\n        del x\n    try:\n        k = 1 // t\n    except ZeroDivisionError as e:\n        k = 2\n    if t:\n        m = k\n    return t + k\n", "f([0, 0])", true},
 }
@@ -185,6 +186,35 @@ func TestBreakpointAtFirstLineForce(t *testing.T) {
 	}, func(string) string { return "[0]" })
 	if n != 2 {
 		t.Fatalf("%d of 2 calls checked", n)
+	}
+}
+
+// TestBreakpointUnboundFactsForce checks the names that no path has bound yet at a
+// breakpoint's line (LineValues.Unbound): from the entry call, a stop at the if shows
+// n and k, and a state that also shows m, which a later line stores, is rejected.
+func TestBreakpointUnboundFactsForce(t *testing.T) {
+	p := breakpointPrograms[len(breakpointPrograms)-3]
+	if p.name != "bound later" {
+		t.Fatalf("program is %q", p.name)
+	}
+	rec, prog := recordFacts(t, p.name, p.src, p.entry)
+	fwd := rec.Forward
+	a := grammar.Action{Kind: grammar.Breakpoint, Lines: []grammar.Loc{{Line: 3}}}
+	prev := fwd.Nodes[0].State()
+	j, exit, err := fwd.Do(0, a)
+	if err != nil || exit {
+		t.Fatalf("breakpoint: %v (exit %v)", err, exit)
+	}
+	text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
+	if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
+		t.Fatalf("the truth %q is rejected", text)
+	}
+	wrong := strings.Replace(text, `}<|src_sep|>`, `, "m": "7"}<|src_sep|>`, 1)
+	if wrong == text {
+		t.Fatalf("%q: no variant made", text)
+	}
+	if accepts(prog, rec.Context, fwd.Dir, prev, a, wrong) {
+		t.Errorf("%q is accepted (the truth is %q)", wrong, text)
 	}
 }
 
