@@ -15,13 +15,18 @@ import (
 // inv_step_call) is then weighed against that answer, the copy candidate
 // (CopyCandidate): the model scores it under the same grammar and facts
 // (infer.Generator.ScoreAfter), and the likelier of the two, after opt's prior for
-// the candidate, is returned. opt.Off turns the candidate off.
+// the candidate, is returned. A breakpoint answered with the program's end is weighed
+// the same way against the stop at its line (StopCandidate). opt.Off turns the
+// candidates off.
 func Generate(ctx context.Context, g *infer.Generator, ids []int, t grammar.Trajectory, a grammar.Action, prev *grammar.State, s *infer.Sampler, opt CopyOptions) (infer.Generated, error) {
 	got, err := g.GenerateAfter(ctx, ids, t.Context, t.Direction, prev, a.Kind, s)
-	if err != nil || opt.Off || !s.Greedy() || got.Forced || got.Exit != "" {
+	if err != nil || opt.Off || !s.Greedy() || got.Forced {
 		return got, err
 	}
-	cand, ok := CopyCandidate(a.Kind, *prev, got.State)
+	cand, ok := StopCandidate(a, *prev)
+	if got.Exit == "" {
+		cand, ok = CopyCandidate(a.Kind, *prev, got.State)
+	}
 	if !ok {
 		return got, nil
 	}
@@ -99,6 +104,19 @@ func CopyCandidate(k grammar.ActionKind, prev, got grammar.State) (grammar.State
 		return got, false
 	}
 	return c, !c.Equal(got)
+}
+
+// StopCandidate is the answer "the breakpoint is hit and nothing changed" to a
+// breakpoint action a from prev that the model answered with the program's end: a
+// line state in prev's frame at a's one line, with prev's locals. False when a has
+// several lines or one in another file, or prev has no locals. The grammar and the
+// facts then judge it (a stop in another function, or one that needs names prev
+// lacks, is refused).
+func StopCandidate(a grammar.Action, prev grammar.State) (grammar.State, bool) {
+	if a.Kind != grammar.Breakpoint || len(a.Lines) != 1 || a.Lines[0].File != "" || !prev.Event.HasLocals() {
+		return grammar.State{}, false
+	}
+	return grammar.State{Event: grammar.EventLine, Loc: a.Lines[0], Frame: prev.Frame, Locals: prev.Locals.Clone()}, true
 }
 
 // stateText is the text of state st as the answer to action a after trajectory t.

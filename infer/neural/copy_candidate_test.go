@@ -54,6 +54,37 @@ func TestCopyCandidate(t *testing.T) {
 	}
 }
 
+func TestStopCandidate(t *testing.T) {
+	call := grammar.State{Event: grammar.EventCall, Loc: grammar.Loc{Line: 1}, Frame: 1,
+		Locals: grammar.Locals{{Name: "s", Repr: "'ab'"}, {Name: "t", Repr: "'b'"}}}
+	bp := func(lines ...grammar.Loc) grammar.Action {
+		return grammar.Action{Kind: grammar.Breakpoint, Lines: lines}
+	}
+	got, ok := StopCandidate(bp(grammar.Loc{Line: 6}), call)
+	want := grammar.State{Event: grammar.EventLine, Loc: grammar.Loc{Line: 6}, Frame: 1, Locals: call.Locals}
+	if !ok || !got.Equal(want) {
+		t.Errorf("a breakpoint on line 6: %+v %v, want %+v", got, ok, want)
+	}
+	got.Locals[0].Repr = "0"
+	if call.Locals[0].Repr != "'ab'" {
+		t.Errorf("the last state was changed: %+v", call)
+	}
+	ret := grammar.State{Event: grammar.EventReturn, Loc: grammar.Loc{Line: 6}, Value: "3"}
+	for name, c := range map[string]struct {
+		a    grammar.Action
+		prev grammar.State
+	}{
+		"two lines":              {bp(grammar.Loc{Line: 5}, grammar.Loc{Line: 6}), call},
+		"another file":           {bp(grammar.Loc{File: "lib.py", Line: 6}), call},
+		"a return has no locals": {bp(grammar.Loc{Line: 6}), ret},
+		"not a breakpoint":       {grammar.Action{Kind: grammar.Continue}, call},
+	} {
+		if got, ok := StopCandidate(c.a, c.prev); ok {
+			t.Errorf("%s: a candidate %+v", name, got)
+		}
+	}
+}
+
 // TestGenerateKeepsTheLikelierAnswer checks with the bundled model, after every
 // breakpoint, step_return and inv_step_call of the golden trajectories, that Generate
 // returns the greedy answer or its copy candidate, whichever the model finds likelier.
