@@ -2,7 +2,6 @@ package infer
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/grammar/tokenizer"
+	"github.com/ndb-project/ndb/internal/golden"
 )
 
 // prompt is a trajectory cut right after an action.
@@ -32,24 +32,11 @@ func goldenPrompts(t testing.TB) []prompt {
 
 // goldenTrajectories reads every trajectory of testdata/golden.
 func goldenTrajectories(t testing.TB) []grammar.Trajectory {
-	files, _ := filepath.Glob("../testdata/golden/*.txt")
-	var out []grammar.Trajectory
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, part := range strings.Split(string(b), "### ")[1:] {
-			_, text, _ := strings.Cut(part, "\n")
-			text = strings.TrimRight(text, "\n")
-			tr, err := grammar.DecodeTrajectory(text)
-			if err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			out = append(out, tr)
-		}
+	trs, err := golden.Trajectories("../testdata/golden")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return trs
 }
 
 // trajectoryPrompts re-encodes tr and cuts it after each action.

@@ -52,6 +52,27 @@ func accepts(prog *grammar.Program, ctx grammar.Context, dir grammar.Direction, 
 	return au.FeedText(text) && au.Done()
 }
 
+// breakpointFromCall records src's run of entry and stops at a breakpoint on line
+// from the entry's call: it returns the text of the state reached, which the facts
+// must accept, and whether they accept another text in its place.
+func breakpointFromCall(t *testing.T, name, src, entry string, line int) (string, func(string) bool) {
+	t.Helper()
+	rec, prog := recordFacts(t, name, src, entry)
+	fwd := rec.Forward
+	a := grammar.Action{Kind: grammar.Breakpoint, Lines: []grammar.Loc{{Line: line}}}
+	prev := fwd.Nodes[0].State()
+	j, exit, err := fwd.Do(0, a)
+	if err != nil || exit {
+		t.Fatalf("%s: breakpoint: %v (exit %v)", name, err, exit)
+	}
+	text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
+	ok := func(text string) bool { return accepts(prog, rec.Context, fwd.Dir, prev, a, text) }
+	if !ok(text) {
+		t.Fatalf("%s: the truth %q is rejected", name, text)
+	}
+	return text, ok
+}
+
 // forceValue replays action a from each state of rec's forward tree for which pick
 // names a variable, and returns how many it replayed: the state reached must be
 // accepted, and the same text with that variable's value replaced by wrong(value)

@@ -95,19 +95,7 @@ func TestBreakpointFactsSound(t *testing.T) {
 // parameter nothing stores; the list that a method call changes is left free.
 func TestBreakpointFactsForce(t *testing.T) {
 	p := breakpointPrograms[0]
-	rec, prog := recordFacts(t, p.name, p.src, p.entry)
-	fwd := rec.Forward
-	a := grammar.Action{Kind: grammar.Breakpoint, Lines: []grammar.Loc{{Line: 7}}}
-	prev := fwd.Nodes[0].State()
-	j, exit, err := fwd.Do(0, a)
-	if err != nil || exit {
-		t.Fatalf("breakpoint: %v (exit %v)", err, exit)
-	}
-	text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
-	accepts := func(text string) bool { return accepts(prog, rec.Context, fwd.Dir, prev, a, text) }
-	if !accepts(text) {
-		t.Fatalf("the truth %q is rejected", text)
-	}
+	text, accepts := breakpointFromCall(t, p.name, p.src, p.entry, 7)
 	if !strings.Contains(text, `"xs": "['a', 2]"`) {
 		t.Fatalf("%q: the list is not written as changed", text)
 	}
@@ -147,18 +135,7 @@ func TestUntouchedFactsForce(t *testing.T) {
 	if p.name != "read only" {
 		t.Fatalf("program 17 is %q", p.name)
 	}
-	rec, prog := recordFacts(t, p.name, p.src, p.entry)
-	fwd := rec.Forward
-	a := grammar.Action{Kind: grammar.Breakpoint, Lines: []grammar.Loc{{Line: 6}}}
-	prev := fwd.Nodes[0].State()
-	j, exit, err := fwd.Do(0, a)
-	if err != nil || exit {
-		t.Fatalf("breakpoint: %v (exit %v)", err, exit)
-	}
-	text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
-	if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
-		t.Fatalf("the truth %q is rejected", text)
-	}
+	text, accepts := breakpointFromCall(t, p.name, p.src, p.entry, 6)
 	var wrong string
 	if strings.Contains(text, `"nums": "[3, 1, 3]"`) {
 		wrong = strings.Replace(text, `"nums": "[3, 1, 3]"`, `"nums": "[3, 1]"`, 1)
@@ -168,7 +145,7 @@ func TestUntouchedFactsForce(t *testing.T) {
 	if wrong == text {
 		t.Fatalf("%q: no variant made", text)
 	}
-	if accepts(prog, rec.Context, fwd.Dir, prev, a, wrong) {
+	if accepts(wrong) {
 		t.Errorf("%q is accepted (the truth is %q)", wrong, text)
 	}
 }
@@ -197,23 +174,12 @@ func TestBreakpointUnboundFactsForce(t *testing.T) {
 	if p.name != "bound later" {
 		t.Fatalf("program is %q", p.name)
 	}
-	rec, prog := recordFacts(t, p.name, p.src, p.entry)
-	fwd := rec.Forward
-	a := grammar.Action{Kind: grammar.Breakpoint, Lines: []grammar.Loc{{Line: 3}}}
-	prev := fwd.Nodes[0].State()
-	j, exit, err := fwd.Do(0, a)
-	if err != nil || exit {
-		t.Fatalf("breakpoint: %v (exit %v)", err, exit)
-	}
-	text := stateText(t, rec.Context, fwd.Dir, prev, a, fwd.Nodes[j].State())
-	if !accepts(prog, rec.Context, fwd.Dir, prev, a, text) {
-		t.Fatalf("the truth %q is rejected", text)
-	}
+	text, accepts := breakpointFromCall(t, p.name, p.src, p.entry, 3)
 	wrong := strings.Replace(text, `}<|src_sep|>`, `, "m": "7"}<|src_sep|>`, 1)
 	if wrong == text {
 		t.Fatalf("%q: no variant made", text)
 	}
-	if accepts(prog, rec.Context, fwd.Dir, prev, a, wrong) {
+	if accepts(wrong) {
 		t.Errorf("%q is accepted (the truth is %q)", wrong, text)
 	}
 }

@@ -3,15 +3,13 @@ package neural
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/sugarme/gotch"
 
 	"github.com/ndb-project/ndb/grammar"
 	"github.com/ndb-project/ndb/infer"
+	"github.com/ndb-project/ndb/internal/golden"
 	"github.com/ndb-project/ndb/models"
 )
 
@@ -165,23 +163,11 @@ func TestGenerateKeepsTheLikelierAnswer(t *testing.T) {
 	t.Logf("%d candidates weighed, %d chosen over the greedy answer", weighed, won)
 }
 
-// goldenTrajectories reads the trajectories of testdata/golden.
-func goldenTrajectories(t *testing.T) []grammar.Trajectory {
-	files, _ := filepath.Glob("../../testdata/golden/*.txt")
-	var out []grammar.Trajectory
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, part := range strings.Split(string(b), "### ")[1:] {
-			_, text, _ := strings.Cut(part, "\n")
-			tr, err := grammar.DecodeTrajectory(strings.TrimRight(text, "\n"))
-			if err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			out = append(out, tr)
-		}
+// goldenTrajectories reads every trajectory of testdata/golden.
+func goldenTrajectories(t testing.TB) []grammar.Trajectory {
+	trs, err := golden.Trajectories("../../testdata/golden")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return trs
 }
