@@ -24,8 +24,17 @@ type prompt struct {
 // goldenPrompts cuts every golden trajectory after each of its actions.
 func goldenPrompts(t testing.TB) []prompt {
 	var out []prompt
+	for _, a := range goldenAnswers(t) {
+		out = append(out, a.prompt)
+	}
+	return out
+}
+
+// goldenAnswers is goldenPrompts with each prompt's recorded answer.
+func goldenAnswers(t testing.TB) []answer {
+	var out []answer
 	for _, tr := range goldenTrajectories(t) {
-		out = append(out, trajectoryPrompts(t, tr)...)
+		out = append(out, trajectoryAnswers(t, tr)...)
 	}
 	return out
 }
@@ -39,14 +48,21 @@ func goldenTrajectories(t testing.TB) []grammar.Trajectory {
 	return trs
 }
 
-// trajectoryPrompts re-encodes tr and cuts it after each action.
-func trajectoryPrompts(t testing.TB, tr grammar.Trajectory) []prompt {
+// answer is a prompt and the state text the trajectory went on with.
+type answer struct {
+	prompt
+	answer string
+}
+
+// trajectoryAnswers re-encodes tr and cuts it after each action, with the text of
+// the state (or exit) that followed.
+func trajectoryAnswers(t testing.TB, tr grammar.Trajectory) []answer {
 	e := grammar.NewEncoder(tr.Context, tr.Direction)
 	text, err := e.Start(tr.Start)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []prompt
+	var out []answer
 	prev := tr.Start
 	for _, st := range tr.Steps {
 		a, err := e.Action(st.Action)
@@ -54,13 +70,18 @@ func trajectoryPrompts(t testing.TB, tr grammar.Trajectory) []prompt {
 			t.Fatal(err)
 		}
 		text += a
-		out = append(out, prompt{ctx: tr.Context, dir: tr.Direction, prev: prev, text: text})
+		var s string
 		if st.Exit != "" {
-			break
+			s, err = e.Exit(st.Exit)
+		} else {
+			s, err = e.State(st.State)
 		}
-		s, err := e.State(st.State)
 		if err != nil {
 			t.Fatal(err)
+		}
+		out = append(out, answer{prompt{ctx: tr.Context, dir: tr.Direction, prev: prev, text: text}, s})
+		if st.Exit != "" {
+			break
 		}
 		text += s
 		prev = st.State
