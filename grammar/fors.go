@@ -230,3 +230,38 @@ func (ff ForFact) gives(v pyVal, cur []pyVal) bool {
 	}
 	return true
 }
+
+// forEntry is the successor of prev's line when it is the `for` header of a loop
+// that starts (its variables unbound in a frame of code c) over an iterable that the
+// state shows has a first element: the body's first line, the header's nearest
+// successor below it (the loop's exit is after the body, or an enclosing loop's
+// header above it). Nil when not known, or when the body shares the header's line.
+func (p *Program) forEntry(c int, prev *State) *After {
+	cf := &p.f.Codes[c]
+	l := prev.Loc.Line
+	ff, ok := cf.Fors[l]
+	if !ok || !p.evaluable(c, prev) {
+		return nil
+	}
+	for _, n := range ff.targets() {
+		if _, bound := prev.Locals.Get(n); bound {
+			return nil
+		}
+	}
+	if _, ok := ff.first(prev.Locals.Get); !ok {
+		return nil
+	}
+	body := 0
+	for _, m := range cf.AfterLine[l].Next {
+		if m == l {
+			return nil
+		}
+		if m > l && (body == 0 || m < body) {
+			body = m
+		}
+	}
+	if body == 0 {
+		return nil
+	}
+	return &After{Next: []int{body}}
+}

@@ -225,6 +225,9 @@ func (p *Program) Targets(prev *State, a Action) *Targets {
 				var b *After
 				if c == own {
 					b = p.branchAfter(c, prev)
+					if b == nil {
+						b = p.forEntry(c, prev)
+					}
 				}
 				if b != nil {
 					t.after(c, *b)

@@ -323,3 +323,52 @@ func TestBranchFactsForce(t *testing.T) {
 		}
 	}
 }
+
+// TestForEntryForce checks the loop rule's line (grammar/fors.go, forEntry): at a
+// `for` header whose variable is unbound and whose iterable has a first element, a
+// step goes into the body, never to the loop's exit; on later passes, and over an
+// empty iterable, both stay allowed.
+func TestForEntryForce(t *testing.T) {
+	src := "def f(s, t):\n    n = 0\n    for c in s:\n        if c == t:\n            n += 1\n    for c in t[:0]:\n        n -= 1\n    return n\n"
+	rec, prog := recordFacts(t, "for entry", src, "f('berry', 'r')")
+	fwd := rec.Forward
+	entered, later, empty := 0, 0, 0
+	for i, nd := range fwd.Nodes {
+		prev := nd.State()
+		if prev.Event != grammar.EventLine || prev.Loc.Line != 3 && prev.Loc.Line != 6 {
+			continue
+		}
+		_, bound := prev.Locals.Get("c")
+		for _, kind := range []grammar.ActionKind{grammar.StepInto, grammar.StepOver} {
+			a := grammar.Action{Kind: kind}
+			j, exit, err := fwd.Do(i, a)
+			if err != nil || exit {
+				t.Fatalf("node %d: %v %v", i, err, exit)
+			}
+			if msg := acceptTransition(prog, rec.Context, fwd, i, j, exit, a); msg != "" {
+				t.Errorf("node %d: %s", i, msg)
+			}
+			tg := prog.Targets(&prev, a)
+			switch {
+			case prev.Loc.Line == 6:
+				empty++
+				if !tg.Has(grammar.EventLine, 8) {
+					t.Errorf("node %d: the exit of the empty loop is refused", i)
+				}
+			case !bound:
+				entered++
+				if tg.Has(grammar.EventLine, 6) || !tg.Has(grammar.EventLine, 4) {
+					t.Errorf("node %d: the loop's start allows the exit (6: %v) or not the body (4: %v)", i, tg.Has(grammar.EventLine, 6), tg.Has(grammar.EventLine, 4))
+				}
+			default:
+				later++
+				if !tg.Has(grammar.EventLine, 6) || !tg.Has(grammar.EventLine, 4) {
+					t.Errorf("node %d: a later pass does not allow both the body and the exit", i)
+				}
+			}
+		}
+	}
+	if entered == 0 || later == 0 || empty == 0 {
+		t.Fatalf("checked %d starts, %d later passes, %d empty loops", entered, later, empty)
+	}
+}
