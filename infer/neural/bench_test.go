@@ -81,11 +81,10 @@ type sessionRun struct {
 
 // playSession plays n actions (step_into, step_over, ...) from the entry; when the
 // predicted program ends, a new session starts from the entry, so that n actions are
-// measured whatever the model predicts. BenchmarkResidentMemory stops at the end
-// instead (single is true): it counts the predictions.
-func playSession(b *testing.B, m *infer.Model, tok *tokenizer.Tokenizer, p benchProgram, n int, reuse, single bool) sessionRun {
+// measured whatever the model predicts.
+func playSession(b *testing.B, m *infer.Model, tok *tokenizer.Tokenizer, p benchProgram, n int, reuse bool) sessionRun {
 	var r sessionRun
-	for len(r.latencies) < n && (!single || r.sessions == 0) {
+	for len(r.latencies) < n {
 		m.ResetCache()
 		be, err := New(m, tok, p.gctx, p.entry, Options{Program: p.prog})
 		if err != nil {
@@ -115,9 +114,10 @@ func playSession(b *testing.B, m *infer.Model, tok *tokenizer.Tokenizer, p bench
 
 // BenchmarkSession20 plays 20 actions (step_into and step_over) on count.py, in one
 // session unless the predicted program ends first, under the program facts (the
-// default) and the grammar alone, with and without KV-cache reuse, and reports per-action latency p50/p95, the latency of
-// action 20 over action 2 (in one session), tokens forwarded per action and per
-// second, and how many sessions the 20 actions took.
+// default) and the grammar alone, with and without KV-cache reuse, and reports
+// per-action latency p50/p95, the latency of action 20 over action 2 (in one
+// session), tokens forwarded per action and per second, and how many sessions the 20
+// actions took.
 func BenchmarkSession20(b *testing.B) {
 	withFacts := loadBenchProgram(b)
 	if withFacts.prog == nil {
@@ -138,7 +138,7 @@ func BenchmarkSession20(b *testing.B) {
 		p, reuse := c.p, c.reuse
 		b.Run(c.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				r := playSession(b, m, tok, p, 20, reuse, false)
+				r := playSession(b, m, tok, p, 20, reuse)
 				sorted := slices.Clone(r.latencies)
 				slices.Sort(sorted)
 				var total time.Duration
@@ -176,7 +176,7 @@ func BenchmarkResidentMemory(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		done, warm := 0, 0.0
 		for done < total {
-			r := playSession(b, m, tok, p, min(20, total-done), true, true)
+			r := playSession(b, m, tok, p, min(20, total-done), true)
 			before := done
 			done += len(r.latencies)
 			if before < total/10 && done >= total/10 {

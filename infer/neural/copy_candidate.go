@@ -23,8 +23,11 @@ func Generate(ctx context.Context, g *infer.Generator, ids []int, t grammar.Traj
 	if err != nil || opt.Off || !s.Greedy() || got.Forced {
 		return got, err
 	}
-	cand, ok := StopCandidate(a, *prev)
-	if got.Exit == "" {
+	var cand grammar.State
+	var ok bool
+	if got.Exit != "" {
+		cand, ok = StopCandidate(a, *prev)
+	} else {
 		cand, ok = CopyCandidate(a.Kind, *prev, got.State)
 	}
 	if !ok {
