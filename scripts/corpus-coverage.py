@@ -2,12 +2,15 @@
 """How much of what CruxEval's dev split writes does a generated corpus contain?
 
 Parses the dev problems and the corpus's programs with `ast` (nothing is run) and
-counts, in each, three kinds of items:
+counts, in each, four kinds of items:
 
   methods    the attribute names that are called: s.split(...), d.items(), ...
   builtins   the built-in names a program reads (len, sorted, enumerate, ValueError),
              unless the program binds that name itself
   nodes      the AST node kinds (For, ListComp, Slice, USub, Load, ...)
+  shapes     how a function treats its parameters: return-parameter (a function
+             returns one of its parameters by name), rebind-parameter (it assigns to
+             one), each counted once a function
 
 For each kind it reports how many of the dev split's distinct items the corpus contains
 (in at least --min-programs programs) and the share of the dev split's uses that those
@@ -33,7 +36,7 @@ import math
 import os
 import sys
 
-KINDS = ("methods", "builtins", "nodes")
+KINDS = ("methods", "builtins", "nodes", "shapes")
 BUILTIN_NAMES = frozenset(vars(builtins))
 
 
@@ -66,7 +69,26 @@ def items(source):
             bound.add(n.name)
     for name in bound:
         names.pop(name, None)
-    return {"methods": methods, "builtins": names, "nodes": nodes}
+    return {"methods": methods, "builtins": names, "nodes": nodes, "shapes": shapes(tree)}
+
+
+def shapes(tree):
+    """The parameter shapes of a program's functions, once per function."""
+    out = collections.Counter()
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        params = {a.arg for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs}
+        returned = rebound = False
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Return) and isinstance(n.value, ast.Name) and n.value.id in params:
+                returned = True
+            elif isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                rebound |= any(isinstance(t, ast.Name) and t.id in params for t in targets)
+        out["return-parameter"] += returned
+        out["rebind-parameter"] += rebound
+    return +out
 
 
 class Tally:
@@ -144,6 +166,8 @@ def coverage(dev, corpus, min_programs):
 
 def percent(n, total):
     """n/total as a percentage rounded down to 0.1, so that only all of it reads 100.0%."""
+    if total == 0:
+        return "-"
     return f"{math.floor(1000 * n / total) / 10:.1f}%"
 
 

@@ -201,6 +201,7 @@ func zeroOf(k kind) string {
 // finish ends f: an optional early-return guard, an optional print, and the return
 // statement.
 func (f *fn) finish() {
+	f.finalRebind()
 	var fresh []*variable
 	for _, v := range f.produced {
 		if v.uses == 0 && v.k != kNone {
@@ -209,7 +210,10 @@ func (f *fn) finish() {
 	}
 	var expr string
 	var k kind
+	back := f.handBack(fresh)
 	switch {
+	case back != nil:
+		expr, k = back.name, back.k
 	case len(fresh) == 0 && len(f.produced) > 0:
 		v := f.produced[len(f.produced)-1]
 		if v.k == kNone {
@@ -249,6 +253,21 @@ func (f *fn) finish() {
 	if f.p.mode == modeNormal && f.g.chance(0.12) {
 		f.guard(k)
 	}
+}
+
+// handBack returns, usually, the latest unconsumed parameter that a block rebound
+// under its own name: f then returns it alone (`return text`), as CruxEval's functions
+// often do; the other unconsumed results stay unread.
+func (f *fn) handBack(fresh []*variable) *variable {
+	for _, v := range slices.Backward(fresh) {
+		if v.handedBack {
+			if f.g.chance(0.7) {
+				return v
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 func (f *fn) retExpr(v *variable) string {

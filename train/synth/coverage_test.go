@@ -22,6 +22,7 @@ type coverageReport struct {
 		Items       []struct {
 			Item           string `json:"item"`
 			DevUses        int    `json:"dev_uses"`
+			DevProblems    int    `json:"dev_problems"`
 			CorpusPrograms int    `json:"corpus_programs"`
 		} `json:"items"`
 	} `json:"coverage"`
@@ -98,9 +99,30 @@ func TestCoverageScriptCounts(t *testing.T) {
 	}
 }
 
+// TestCoverageScriptShapes checks the parameter shapes: a function returning a
+// parameter by name, and one assigning to a parameter, each counted once a function.
+func TestCoverageScriptShapes(t *testing.T) {
+	crux := filepath.Join(t.TempDir(), "problems.jsonl")
+	problems := `{"code": "def f(s):\n    s = s.strip()\n    s += '!'\n    return s", "id": "a"}
+{"code": "def f(xs):\n    out = xs[:]\n    return out", "id": "b"}
+`
+	if err := os.WriteFile(crux, []byte(problems), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := runCoverage(t, crux, []string{"def f(t):\n    t.append(1)\n    return t\n"})
+	got := map[string][2]int{}
+	for _, it := range rep.Coverage["shapes"].Items {
+		got[it.Item] = [2]int{it.DevProblems, it.CorpusPrograms}
+	}
+	want := map[string][2]int{"return-parameter": {1, 1}, "rebind-parameter": {1, 0}}
+	if len(got) != len(want) || got["return-parameter"] != want["return-parameter"] || got["rebind-parameter"] != want["rebind-parameter"] {
+		t.Errorf("shapes (dev problems, corpus programs) = %v, want %v", got, want)
+	}
+}
+
 // TestCruxEvalDevCoverage measures the generator on CruxEval's dev split (never the
-// test problems): every method name, built-in and AST node kind the dev problems use
-// appears in 3000 generated programs.
+// test problems): every method name, built-in, AST node kind and parameter shape the
+// dev problems use appears in 3000 generated programs.
 func TestCruxEvalDevCoverage(t *testing.T) {
 	crux := findDevFile(t)
 	ps := generate(13, 3000, Options{})
@@ -109,7 +131,7 @@ func TestCruxEvalDevCoverage(t *testing.T) {
 		sources[i] = p.Source
 	}
 	rep := runCoverage(t, crux, sources)
-	for _, kind := range []string{"methods", "builtins", "nodes"} {
+	for _, kind := range []string{"methods", "builtins", "nodes", "shapes"} {
 		c := rep.Coverage[kind]
 		t.Logf("%s: %d/%d distinct, %.1f%% of uses", kind, c.Distinct, c.DistinctDev, 100*float64(c.Uses)/float64(c.UsesDev))
 		for _, it := range c.Items {

@@ -52,6 +52,9 @@ type variable struct {
 	origin *variable // for a helper's parameter: the caller's argument
 	uses   int
 	ready  bool // readable by later templates: a parameter or a finished block's result
+	// handedBack marks a parameter rebound or changed in place by a block, under its
+	// own name: f may return it alone (`return text`).
+	handedBack bool
 }
 
 // writer accumulates indented lines.

@@ -100,7 +100,7 @@ func TestFeatureCoverage(t *testing.T) {
 		"except-as", "custom-exception", "lambda", "class", "print", "fstring", "format",
 		"never", "error", "normal", "nested-loop", "early-return", "ternary", "enumerate", "zip",
 		"rfind", "rindex", "rpartition", "translate", "removeprefix", "splitlines", "expandtabs",
-		"encode", "reverse", "sort", "copy", "clear", "del", "popitem", "keys", "global",
+		"encode", "reverse", "sort", "copy", "clear", "del", "popitem", "keys", "global", "rebind",
 	}
 	count := tagCounts(ps)
 	for _, tag := range tags {

@@ -58,12 +58,11 @@ func wordsReorder(f *fn) *variable {
 	return out
 }
 
-// copyOrInPlace returns the list to change: the parameter itself (the block then
-// binds nothing, and out is nil), or a copy bound to a new result.
+// copyOrInPlace returns the list to change and the block's result: the parameter
+// itself, handed back under its own name (f.rebound), or a copy bound to a new result.
 func (f *fn) copyOrInPlace(xs *variable, k kind, names []string) (target string, out *variable) {
 	if xs.param && f.g.chance(0.4) {
-		f.mutate(xs)
-		return xs.name, nil
+		return xs.name, f.rebound(xs)
 	}
 	out = f.result(k, names)
 	f.line("%s = %s.copy()", out.name, xs.name)
