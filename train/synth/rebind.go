@@ -25,7 +25,7 @@ var rebinders = map[kind]func(f *fn, v *variable) *variable{
 }
 
 func rebindBlock(k kind) func(f *fn) *variable {
-	return func(f *fn) *variable { return rebinders[k](f, f.input(k, flAny)) }
+	return func(f *fn) *variable { return rebinders[k](f, f.rebindInput(k, flAny)) }
 }
 
 // finalRebind, in some programs, rebinds one of f's parameters as f's last step, so
@@ -59,13 +59,13 @@ func (f *fn) rebound(v *variable) *variable {
 	if k == kChar {
 		k = kStr
 	}
-	nv := &variable{name: v.name, k: k, handedBack: v.param && f.depth == 0}
+	nv := &variable{name: v.name, k: k, handedBack: (v.param || v.handedBack) && f.depth == 0}
 	f.vars = append(f.vars, nv)
 	return nv
 }
 
-// input returns the variable a rebinding block reads: in f, usually a parameter.
-func (f *fn) input(k kind, fl flavor) *variable {
+// rebindInput returns the variable a rebinding block reads: in f, usually a parameter.
+func (f *fn) rebindInput(k kind, fl flavor) *variable {
 	if f.depth == 0 && f.g.chance(0.7) {
 		var ps []*variable
 		for _, p := range f.params {
@@ -77,9 +77,6 @@ func (f *fn) input(k kind, fl flavor) *variable {
 			p := pick(f.g, ps)
 			p.uses++
 			return p
-		}
-		if len(f.params) < f.maxParams {
-			return f.use(k, fl)
 		}
 	}
 	return f.use(k, fl)
