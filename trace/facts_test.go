@@ -178,7 +178,7 @@ func factsPrograms(t *testing.T, n int) []struct{ name, src, entry string } {
 // all executable lines and on single lines), each inverse action from each inverse
 // node. The state the real run reaches must always be accepted.
 func TestFactsAreSound(t *testing.T) {
-	n := 90 // over 10,000 transitions of each action
+	n := 170 // over 10,000 transitions of each action
 	if testing.Short() {
 		n = 30
 	}
