@@ -12,13 +12,16 @@ import (
 )
 
 // runData implements `ndb data gen` (package gencli, shared with cmd/ndb-datagen),
-// `ndb data stats` and `ndb data levels`.
+// `ndb data stats`, `ndb data levels` and `ndb data mix`.
 func runData(ctx context.Context, args []string) error {
 	if len(args) > 0 && args[0] == "stats" {
 		return runDataStats(ctx, args[1:])
 	}
 	if len(args) > 0 && args[0] == "levels" {
 		return runDataLevels(args[1:])
+	}
+	if len(args) > 0 && args[0] == "mix" {
+		return runDataMix(args[1:])
 	}
 	if len(args) == 0 || args[0] != "gen" {
 		return badInput("usage: ndb data %s", gencli.Usage)
@@ -46,5 +49,26 @@ func runDataLevels(args []string) error {
 		return err
 	}
 	fmt.Printf("wrote %s and %s in %s\n", corpus.TrainLevels, corpus.EvalLevels, *dir)
+	return nil
+}
+
+// runDataMix implements `ndb data mix --out DIR CORPUS CORPUS...`: one corpus made of
+// several tokenized with one tokenizer, for a run that trains on all of them.
+func runDataMix(args []string) error {
+	fs := flag.NewFlagSet("data mix", flag.ContinueOnError)
+	out := fs.String("out", "", "the mixed corpus folder to write")
+	sources, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if *out == "" || len(sources) < 2 {
+		return badInput("usage: ndb data mix --out DIR CORPUS CORPUS...")
+	}
+	r, err := corpus.Mix(*out, sources)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s: %d training trajectories (%d tokens), %d held out (%d tokens), from %d corpora\n",
+		*out, r.TrainTrajectories, r.TrainTokens, r.EvalTrajectories, r.EvalTokens, len(sources))
 	return nil
 }

@@ -6,6 +6,7 @@
 //	ndb data gen --out DIR [--programs N] [--seed S]  the training corpus
 //	ndb data stats --corpus DIR                   its statistics and plots
 //	ndb data levels --corpus DIR                  the levels files of an older corpus
+//	ndb data mix --out DIR CORPUS CORPUS...       one corpus made of several
 //	ndb train --corpus DIR --out DIR [--resume]   train the model (one sitting of a run)
 //	ndb predict FILE --entry EXPR --action ACTION predict the next state (JSON)
 //	ndb compare FILE [--entry EXPR] (--actions ... | --seed N) [--html OUT]

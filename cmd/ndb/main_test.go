@@ -32,6 +32,7 @@ func TestBadInputExitsWithStatus2(t *testing.T) {
 		{"dap beyond loopback", []string{"dap", "--listen", "0.0.0.0:0"}, exitUsage},
 		{"mcp beyond loopback", []string{"mcp", "--listen", "0.0.0.0:0"}, exitUsage},
 		{"dap on every IPv6 address", []string{"dap", "--listen", "[::]:0"}, exitUsage},
+		{"mix of one corpus", []string{"data", "mix", "--out", filepath.Join(dir, "mix"), dir}, exitUsage},
 		{"good trace", []string{"trace", count, "--entry", `count("berry", "r")`}, 0},
 		{"good trajectory", []string{"trajectory", count, "--entry", `count("berry", "r")`, "--inverse", "--seed", "3"}, 0},
 	}

@@ -87,18 +87,23 @@ func (s *ShardWriter) Close() error {
 		s.f.Close()
 		return err
 	}
-	hdr := make([]byte, shardHeaderSize)
-	copy(hdr, shardMagic)
-	binary.LittleEndian.PutUint32(hdr[8:], shardVersion)
-	binary.LittleEndian.PutUint32(hdr[12:], uint32(s.h.VocabSize))
-	binary.LittleEndian.PutUint32(hdr[16:], uint32(s.h.TokenBytes))
-	binary.LittleEndian.PutUint32(hdr[20:], uint32(s.h.Trajectories))
-	binary.LittleEndian.PutUint64(hdr[24:], uint64(s.h.Tokens))
-	if _, err := s.f.WriteAt(hdr, 0); err != nil {
+	if _, err := s.f.WriteAt(shardHeaderBytes(s.h), 0); err != nil {
 		s.f.Close()
 		return err
 	}
 	return s.f.Close()
+}
+
+// shardHeaderBytes is the 32-byte header of a shard.
+func shardHeaderBytes(h ShardHeader) []byte {
+	hdr := make([]byte, shardHeaderSize)
+	copy(hdr, shardMagic)
+	binary.LittleEndian.PutUint32(hdr[8:], shardVersion)
+	binary.LittleEndian.PutUint32(hdr[12:], uint32(h.VocabSize))
+	binary.LittleEndian.PutUint32(hdr[16:], uint32(h.TokenBytes))
+	binary.LittleEndian.PutUint32(hdr[20:], uint32(h.Trajectories))
+	binary.LittleEndian.PutUint64(hdr[24:], uint64(h.Tokens))
+	return hdr
 }
 
 // ReadShardHeader reads and checks a shard's header.
