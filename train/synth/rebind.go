@@ -35,18 +35,26 @@ func (f *fn) finalRebind() {
 	if f.depth > 0 || f.p.mode != modeNormal || !f.g.chance(0.2) {
 		return
 	}
+	if p := f.readyParam(func(p *variable) bool { return rebinders[p.k] != nil }); p != nil {
+		f.produce(rebinders[p.k](f, p))
+	}
+}
+
+// readyParam picks, and counts a use of, one of f's parameters that still holds its
+// value and that keep accepts; nil when there is none.
+func (f *fn) readyParam(keep func(*variable) bool) *variable {
 	var ps []*variable
 	for _, p := range f.params {
-		if p.ready && rebinders[p.k] != nil {
+		if p.ready && keep(p) {
 			ps = append(ps, p)
 		}
 	}
 	if len(ps) == 0 {
-		return
+		return nil
 	}
 	p := pick(f.g, ps)
 	p.uses++
-	f.produce(rebinders[p.k](f, p))
+	return p
 }
 
 // rebound retires v, an input this block has rebound or changed in place, and returns
@@ -67,15 +75,7 @@ func (f *fn) rebound(v *variable) *variable {
 // rebindInput returns the variable a rebinding block reads: in f, usually a parameter.
 func (f *fn) rebindInput(k kind, fl flavor) *variable {
 	if f.depth == 0 && f.g.chance(0.7) {
-		var ps []*variable
-		for _, p := range f.params {
-			if p.ready && p.k == k {
-				ps = append(ps, p)
-			}
-		}
-		if len(ps) > 0 {
-			p := pick(f.g, ps)
-			p.uses++
+		if p := f.readyParam(func(p *variable) bool { return p.k == k }); p != nil {
 			return p
 		}
 	}
