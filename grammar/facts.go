@@ -56,6 +56,11 @@ type CodeFacts struct {
 	Entry     After         `json:"entry"`      // after the call event
 	AfterLine map[int]After `json:"after_line"` // after a line event at the line
 	AfterExc  map[int]After `json:"after_exc"`  // after an exception event at the line
+	// Parent is the code whose constant this one is, and MadeLines the lines where
+	// Parent's instructions load it to make a function: no frame of this code can
+	// exist before a frame of Parent has run one of them (empty: unknown).
+	Parent    int   `json:"parent"`
+	MadeLines []int `json:"made_lines"`
 	// Values are the value facts of a function (nil for the rest: no value rules).
 	Values *ValueFacts `json:"values"`
 	// Branches are the branch facts of a function's if/elif/while lines (branch.go).
@@ -114,6 +119,9 @@ func (f *Facts) Validate() error {
 		return fmt.Errorf("entry code %d of %d", *e, len(f.Codes))
 	}
 	for i, c := range f.Codes {
+		if len(c.MadeLines) > 0 && (c.Parent < 0 || c.Parent >= i) {
+			return fmt.Errorf("code %d: made in code %d (an earlier code object)", i, c.Parent)
+		}
 		for l, cs := range c.Callees {
 			for _, g := range cs {
 				if g < 0 || g >= len(f.Codes) {

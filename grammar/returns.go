@@ -87,10 +87,10 @@ func (p *Program) returnsAhead(t *Targets, c int, prev *State, branch *After) {
 
 // breakpointUnreachable reports whether a breakpoint on lines from prev (a call or
 // line state of code c) cannot stop at all: c has a single frame (values.go,
-// singleFrame), no other code object has a line event at the lines, and the frame
+// singleFrame), no other frame can stop at the lines first (onlyIn), and the frame
 // cannot reach them from prev. The run then ends first (the entry made one call).
 func (p *Program) breakpointUnreachable(c int, prev *State, lines []Loc) bool {
-	if !p.singleFrame(c) || !prev.Event.HasLocals() || !p.onlyIn(c, lines) {
+	if !p.singleFrame(c) || !prev.Event.HasLocals() || !p.onlyIn(c, prev, lines) {
 		return false
 	}
 	var branch *After

@@ -13,7 +13,10 @@ import (
 
 // ValueFacts are a function's value facts (trace/analyze.py, _value_facts).
 type ValueFacts struct {
-	Cells    []string           `json:"cells"` // cell and free variables: other frames can change them
+	// Cells are the cell and free variables that other frames can change: the free
+	// ones, and the cells that nested code stores or deletes (all of them in facts
+	// written before session 15, and in a dynamic program).
+	Cells    []string           `json:"cells"`
 	Lines    map[int]LineValues `json:"lines"`
 	Rets     map[int][]string   `json:"rets"`      // the reprs a return at the line can give (absent or null: unknown)
 	RetNames map[int]string     `json:"ret_names"` // lines that are exactly `return NAME`

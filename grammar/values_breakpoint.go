@@ -7,7 +7,7 @@ import "slices"
 // in any frame, so what prev's frame keeps says something about the stop only when
 // the stop is certainly in that frame: when prev's function has a single frame in the
 // run (Facts.EntryCode: the entry expression calls it once and nothing else can) and
-// no other code object has a breakpoint line.
+// no frame of another code object can reach a breakpoint line first (onlyIn).
 
 // localsAtBreakpoint returns the rule for the line state that a breakpoint on lines
 // from prev (a line or call state of a frame of code c) stops at, or nil. A local that
@@ -22,7 +22,7 @@ func (p *Program) localsAtBreakpoint(c int, prev *State, lines []Loc) *localsRul
 		return nil
 	}
 	vf := p.valueCode(c)
-	if vf == nil || len(lines) == 0 || !p.onlyIn(c, lines) {
+	if vf == nil || len(lines) == 0 || !p.onlyIn(c, prev, lines) {
 		return nil // a frame of another code object can stop there first
 	}
 	reach, ok := reachFrom(vf, prev)
@@ -161,18 +161,45 @@ func localsAtFirstLine(c int, prev *State) *localsRule {
 	return r
 }
 
-// onlyIn reports whether no code object but c has a line event at any of lines (all
-// in the program's file).
-func (p *Program) onlyIn(c int, lines []Loc) bool {
+// onlyIn reports whether no frame but prev's, of code c, can have the first line event
+// at any of lines (all in the program's file): no other code object has a line event
+// there, or, from c's call, every other that has one is made only in c's frame at one
+// of the lines (madeAtStop), so that its frames come after c's line event there.
+func (p *Program) onlyIn(c int, prev *State, lines []Loc) bool {
+	fromCall := prev.Event == EventCall && !p.f.Codes[c].Loose
 	for _, b := range lines {
 		if b.File != "" {
 			return false
 		}
 		for g := range p.f.Codes {
-			if g != c && p.lines[g][b.Line] {
+			if g != c && p.lines[g][b.Line] && !(fromCall && p.madeAtStop(g, c, lines)) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// madeAtStop reports whether every frame of code g comes after a line event of c's
+// frame at one of lines: g, or the code it is nested in up to c, is made only by c's
+// instructions at those lines. A line event fires before the first instruction that
+// a frame runs on a line, so c's frame stops there before it makes the function.
+func (p *Program) madeAtStop(g, c int, lines []Loc) bool {
+	for range len(p.f.Codes) {
+		cf := &p.f.Codes[g]
+		if len(cf.MadeLines) == 0 {
+			return false
+		}
+		if cf.Parent != c {
+			g = cf.Parent
+			continue
+		}
+		for _, l := range cf.MadeLines {
+			if !slices.ContainsFunc(lines, func(b Loc) bool { return b.File == "" && b.Line == l }) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

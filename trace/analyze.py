@@ -49,6 +49,9 @@ def analyze_program(tree, code, entry=""):
     for i, c in enumerate(codes):
         ids[id(c)] = i
     out = [_code_facts(c, c is code, codes) for c in codes]
+    _made_lines(codes, ids, out)
+    if not dynamic:
+        _changeable_cells(codes, out)
     if not dynamic:
         module_names = set(out[0]["names"])
         for c in codes:
@@ -88,6 +91,50 @@ def _walk_codes(code, parent, out):
     for const in code.co_consts:
         if isinstance(const, _types.CodeType):
             _walk_codes(const, code, out)
+
+
+def _made_lines(codes, ids, out):
+    """Where each nested code object's functions are made: the code whose constant it
+    is ("parent") and the lines of the instructions there that load it for
+    MAKE_FUNCTION ("made_lines"), so that no frame of it can exist before its parent's
+    frame has run one of those lines. Neither is given for a code loaded by two codes
+    or at an instruction without a line."""
+    sites = {}
+    for i, c in enumerate(codes):
+        ins = list(_dis.get_instructions(c))
+        line_of = _line_table(c, ins)
+        for x in ins:
+            if x.opname == "LOAD_CONST" and isinstance(x.argval, _types.CodeType):
+                g = ids.get(id(x.argval))
+                if g is not None:
+                    sites.setdefault(g, []).append((i, line_of.get(x.offset)))
+    for g, found in sites.items():
+        parents = {p for p, _ in found}
+        lines = {l for _, l in found}
+        if len(parents) != 1 or None in lines or 0 in lines:
+            continue
+        out[g]["parent"] = parents.pop()
+        out[g]["made_lines"] = sorted(lines)
+
+
+def _changeable_cells(codes, out):
+    """Narrow each function's "cells" (the locals that other frames can change) to its
+    free variables, which the enclosing frame owns, and the cell variables that a code
+    nested in it, at any depth, stores or deletes (`nonlocal`): a cell that nested
+    code only reads changes only by the function's own stores, which its line facts
+    count (_STORES). Any name of that kind counts, shadowed or not. Not for a dynamic
+    program, whose frames anything can change."""
+    for c, f in zip(codes, out):
+        vf = f.get("values")
+        if vf is None:
+            continue
+        stored = set()
+        stack = [k for k in c.co_consts if isinstance(k, _types.CodeType)]
+        while stack:
+            g = stack.pop()
+            stack.extend(k for k in g.co_consts if isinstance(k, _types.CodeType))
+            stored.update(i.argval for i in _dis.get_instructions(g) if i.opname in ("STORE_DEREF", "DELETE_DEREF"))
+        vf["cells"] = [n for n in vf["cells"] if n in c.co_freevars or n in stored]
 
 
 def _literal_call(entry):
@@ -192,7 +239,7 @@ def _unescaped(tree, code, f, bound):
     for n in _ast.walk(node):
         for child in _ast.iter_child_nodes(n):
             parent[child] = n
-    unsafe = set(vf["cells"]) | set(vf["whole"]["stores"])
+    unsafe = set(code.co_cellvars) | set(code.co_freevars) | set(vf["whole"]["stores"])
     for n in _ast.walk(node):
         if isinstance(n, _ast.Name) and n.id in f["params"] and not _reads_only(n, parent, bound):
             unsafe.add(n.id)

@@ -50,6 +50,13 @@ var breakpointPrograms = []struct {
 	{"a dict read", "def f(d, k):\n    total = 0\n    for key, v in d.items():\n        if key != k:\n            total += d[key]\n    return total\n", "f({'a': 1, 'b': 2}, 'a')", true},
 	{"min with a default", "def f(nums, s):\n    lo = min(nums, default=0)\n    hi = max(nums, key=abs)\n    it = iter(nums)\n    q, r = divmod(len(nums), 2)\n    b = s.encode()\n    return lo + hi + next(it) + q + len(b)\n", "f([3, -5, 2], 'ab')", true},
 	{"an alias through min's default", "def f(xs, ys):\n    a = min(xs, default=ys)\n    a.append(1)\n    return ys\n", "f([], [1])", true},
+	{"a generator expression on the return line", "def f(s, words):\n    n = len(words)\n    return ', '.join(w for w in words if w != s) + str(n)\n", "f('b', ['a', 'b', 'c'])", true},
+	{"a comprehension on a loop's line", "def f(xs):\n    out = []\n    for x in xs:\n        out.append(sum([y for y in xs if y > x]))\n    return out\n", "f([3, 1, 2])", true},
+	{"a lambda made on the line before its body", "def f(xs):\n    key = (lambda v:\n           -v)\n    k = sorted(xs, key=key)\n    return k\n", "f([3, 1, 2])", true},
+	{"nested comprehensions on the return line", "def f(m, t):\n    return [[v * t for v in row] for row in m]\n", "f([[1, 2], [3]], 2)", true},
+	{"a nonlocal store", "def f(n, s):\n    def g():\n        nonlocal n\n        n += 1\n    g()\n    k = n\n    return k + len(s)\n", "f(1, 'ab')", true},
+	{"a nonlocal delete", "def f(n):\n    def g():\n        nonlocal n\n        del n\n    k = n\n    g()\n    return k\n", "f(1)", true},
+	{"a cell a lambda reads", "def f(s, xs):\n    key = lambda v: v != s\n    ys = sorted(xs, key=key)\n    return s + str(len(ys))\n", "f('a', ['a', 'b'])", true},
 	{"bound later", "def f(n):\n    k = n * 2\n    if k > 4:\n        m = k + 1\n    else:\n        m = 0\n    return m + k\n", "f(3)", true},
 	{"bound on every path", "def f(sentence, values):\n    final = ''\n    for part in sentence.split():\n        final += part[0]\n    return final * len(values)\n", "f('ab cd', [1])", true},
 	{"deleted and caught names", "def f(xs):\n    t = 0\n    for x in xs:\n        t += x\n        del x\n    try:\n        k = 1 // t\n    except ZeroDivisionError as e:\n        k = 2\n    if t:\n        m = k\n    return t + k\n", "f([0, 0])", true},
@@ -110,6 +117,31 @@ func TestBreakpointFactsForce(t *testing.T) {
 		if got, want := accepts(w), strings.Contains(w, "3]"); got != want { // (the list is free)
 			t.Errorf("%q accepted %v, want %v (the truth is %q)", w, got, want, text)
 		}
+	}
+}
+
+// TestBreakpointFactsForceBesideAGenerator checks the breakpoint rule on a return
+// line that makes a generator expression: from the entry call, the function's frame
+// stops there before the generator's frame exists, so the string parameter is still
+// forced; the facts name the function as the generator's maker at that line.
+func TestBreakpointFactsForceBesideAGenerator(t *testing.T) {
+	p := breakpointPrograms[len(breakpointPrograms)-10]
+	if p.name != "a generator expression on the return line" {
+		t.Fatalf("program is %q", p.name)
+	}
+	rec, _ := recordFacts(t, p.name, p.src, p.entry)
+	f := rec.Parsed.Facts
+	gen := slices.IndexFunc(f.Codes, func(c grammar.CodeFacts) bool { return c.Name == "<genexpr>" })
+	if gen < 0 || f.Codes[gen].Parent != *f.EntryCode || !slices.Equal(f.Codes[gen].MadeLines, []int{3}) {
+		t.Fatalf("the generator's facts: %+v (entry code %d)", f.Codes[max(gen, 0)], *f.EntryCode)
+	}
+	text, accepts := breakpointFromCall(t, p.name, p.src, p.entry, 3)
+	wrong := strings.Replace(text, `"s": "'b'"`, `"s": "'c'"`, 1)
+	if wrong == text {
+		t.Fatalf("%q: no variant made", text)
+	}
+	if accepts(wrong) {
+		t.Errorf("%q is accepted (the truth is %q)", wrong, text)
 	}
 }
 
