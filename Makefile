@@ -18,7 +18,7 @@ TORCH_PKGS := ./infer/... ./train ./cmd/...
 
 -include mk/*.mk
 
-.PHONY: all build pure test demo vet fmt deps testsuite debugpy data train clean golden results
+.PHONY: all build pure test demo vet fmt deps testsuite debugpy data train finetune clean golden results
 
 all: build
 
@@ -111,6 +111,29 @@ train: data build
 		$(BIN) train --corpus build/corpus --out $(RUN) --resume $(TRAIN_FLAGS); \
 	else \
 		$(BIN) train --corpus build/corpus --out $(RUN) $(TRAIN_RECIPE) $(if $(INIT),--init $(INIT)) $(TRAIN_FLAGS); \
+	fi
+
+# The fine-tunes after the long run (docs/model.md, "Fine-tunes after the long run"),
+# each resumed where a sitting stopped: runs/rebind (5M tokens from runs/default on a
+# function-level corpus of the rebind templates, 41 min) and runs/mix (8.5M tokens from
+# runs/rebind on that corpus mixed with the default one, 70 min).
+REBIND_DATA_FLAGS ?= --programs 4000 --repo-share 0 --seed 2 --tokenizer models/default/tokenizer.json
+build/corpus-rb/train.bin: | build testsuite
+	$(BIN) data gen --out build/corpus-rb $(REBIND_DATA_FLAGS)
+
+build/corpus-mix/train.bin: build/corpus-rb/train.bin | data
+	rm -rf build/corpus-mix
+	$(BIN) data mix --out build/corpus-mix build/corpus build/corpus-rb
+
+finetune: build/corpus-mix/train.bin build
+	$(call train_run,runs/rebind,build/corpus-rb,--init runs/default/checkpoint --tokens 5000000 --warmup 100 --lr 3e-4 --context-loss --seed 2)
+	$(call train_run,runs/mix,build/corpus-mix,--init runs/rebind/checkpoint --tokens 8500000 --warmup 100 --lr 2e-4 --context-loss --function-share 0.9 --seed 3)
+
+# train_run RUN,CORPUS,RECIPE: resume RUN, or start it with RECIPE.
+train_run = if [ -f $(1)/checkpoint/state.json ] || [ -f $(1)/checkpoint.prev/state.json ]; then \
+		$(BIN) train --corpus $(2) --out $(1) --resume $(TRAIN_FLAGS); \
+	else \
+		$(BIN) train --corpus $(2) --out $(1) $(3) $(TRAIN_FLAGS); \
 	fi
 
 # The paper's evaluations (docs/results.md) of the bundled model, or of MODEL=DIR, into
