@@ -273,17 +273,40 @@ func scoreCrux(ctx context.Context, r Runner, c CruxCase, task string, p Predict
 }
 
 // evalOn is a Python expression that evaluates expr with the given locals bound:
-// (lambda a, b: expr)(repr_a, repr_b). Variables whose name is not an identifier are
-// left out.
+// (lambda a, b: expr)(repr_a, repr_b). Variables whose name is not an identifier, or
+// that expr does not name, are left out: a local the return does not read cannot
+// change its value, and its repr need not be Python (`<map object>` stands for the
+// recorded value of `m = map(str.upper, s)` too). A name is kept wherever it stands
+// as a word in expr, strings (f-strings) included, so no local expr reads is lost.
 func evalOn(expr string, locals grammar.Locals) string {
 	var names, vals []string
 	for _, v := range locals {
-		if isIdent(v.Name) {
+		if isIdent(v.Name) && namesWord(expr, v.Name) {
 			names = append(names, v.Name)
 			vals = append(vals, v.Repr)
 		}
 	}
 	return "(lambda " + strings.Join(names, ", ") + ": (" + expr + "))(" + strings.Join(vals, ", ") + ")"
+}
+
+// namesWord reports whether name stands in expr as a whole word: not inside a longer
+// identifier.
+func namesWord(expr, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(expr[i:], name)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(name)
+		if (start == 0 || !identByte(expr[start-1])) && (end == len(expr) || !identByte(expr[end])) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+func identByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 func isIdent(s string) bool {
@@ -349,7 +372,7 @@ func (r *CruxResult) Table() *Table {
 		"input: inv_step_call from the return state, passes when f(predicted input) == output;",
 		"exact@1: the predicted input equals the recorded one; step_return: the predicted return",
 		"value == output; breakpoint: the return expression evaluated on the locals predicted at",
-		"the return line == output. Undecoded predictions count as misses. invented: predictions",
+		"the return line (those it names) == output. Undecoded predictions count as misses. invented: predictions",
 		"(of the three tasks) with a line or local name the program does not have.")
 	if len(r.Skipped) > 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("%d of %d problems skipped (cannot be posed): %s", len(r.Skipped), r.Total, skippedList(r.Skipped)))

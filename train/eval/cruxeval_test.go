@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -191,4 +192,42 @@ func (o horizonOracle) Predict(_ context.Context, p Prompt, n int) ([]Prediction
 		}
 	}
 	return make([]Prediction, n), nil
+}
+
+// The breakpoint task evaluates the return expression on the locals it names: a local
+// it does not read, whose recorded repr is no Python (`<map object>`), leaves the
+// recorded state passing, where a wrong value of a local it reads still fails.
+func TestCruxEvalBreakpointReadsTheNamedLocals(t *testing.T) {
+	ctx := context.Background()
+	pool := newPool(t)
+	const problem = `{"code": "def f(s, k):\n    it = map(str.upper, s)\n    sk = s * k\n    return s.lower() + f'{k}'", "input": "'AbC', 2", "output": "'abc2'", "id": "sample_map"}` + "\n"
+	problems, err := LoadProblems(strings.NewReader(problem), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, skipped, err := PrepareCrux(ctx, pool, problems, nil)
+	if err != nil || len(cases) != 1 {
+		t.Fatalf("prepare: %v, %d cases, skipped %v", err, len(cases), skipped)
+	}
+	truth := cases[0].Targets[TaskBreakpoint].State
+	if got := evalOn(cases[0].ReturnExpr, truth.Locals); got != "(lambda s, k: (s.lower() + f'{k}'))('AbC', 2)" {
+		t.Errorf("the recorded stop is evaluated as %s", got)
+	}
+	wrongK := truth
+	wrongK.Locals = slices.Clone(truth.Locals)
+	for i := range wrongK.Locals {
+		if wrongK.Locals[i].Name == "k" {
+			wrongK.Locals[i].Repr = "3"
+		}
+	}
+	res, err := RunCrux(ctx, pool, cases, []Predictor{fixed{"k wrong", Prediction{Next: Next{State: wrongK}}}}, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := res.Scores[0]; rec.Pass[TaskBreakpoint] != 1 {
+		t.Errorf("the recorded states pass %d of 1 breakpoints", rec.Pass[TaskBreakpoint])
+	}
+	if bad := res.Scores[1]; bad.Pass[TaskBreakpoint] != 0 {
+		t.Errorf("k = 3, read inside the f-string, passes the breakpoint")
+	}
 }
