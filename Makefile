@@ -76,7 +76,7 @@ demo: build
 	$(BIN) trajectory testdata/programs/count.py --entry 'count("berry", "r")' --inverse \
 		--actions inv_step_into,inv_step_into,inv_step_call
 	@echo
-	@echo '== the bundled model predicts the same session, beside the recorded one (models/default: 5.3M parameters, 66.1M tokens)'
+	@echo '== the bundled model predicts the same session, beside the recorded one (models/default: 5.3M parameters, 79.6M tokens)'
 	$(BIN) compare testdata/programs/count.py --entry 'count("berry", "r")' \
 		--actions step_into,step_over,step_return
 
