@@ -121,5 +121,13 @@ func TestMixRefusesLeaksAndMismatches(t *testing.T) {
 		if _, statErr := os.Stat(out); !os.IsNotExist(statErr) {
 			t.Errorf("%s: %s was written", tc.name, out)
 		}
+	} // A mix into one of its sources would overwrite it: refused, the source intact.
+	before, _ := os.ReadFile(filepath.Join(a, TrainShard))
+	b, _ := writeSmallCorpus(t, loops, []string{"function"}, []string{"b1"}, []string{"b9"}, tok)
+	if _, err := Mix(a, []string{a, b}); err == nil || !strings.Contains(err.Error(), "already holds a corpus") {
+		t.Errorf("a mix into its source: %v", err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(a, TrainShard)); string(after) != string(before) {
+		t.Error("the source's shard changed")
 	}
 }
