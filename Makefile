@@ -121,7 +121,7 @@ REBIND_DATA_FLAGS ?= --programs 4000 --repo-share 0 --seed 2 --tokenizer models/
 build/corpus-rb/train.bin: | build testsuite
 	$(BIN) data gen --out build/corpus-rb $(REBIND_DATA_FLAGS)
 
-build/corpus-mix/train.bin: build/corpus-rb/train.bin | data
+build/corpus-mix/train.bin: build/corpus/train.bin build/corpus/train.levels build/corpus-rb/train.bin
 	rm -rf build/corpus-mix
 	$(BIN) data mix --out build/corpus-mix build/corpus build/corpus-rb
 
