@@ -97,14 +97,9 @@ func WriteLevels(dir string) error {
 }
 
 func writeLevels(dir, text, shard, levels string) error {
-	f, err := os.Open(filepath.Join(dir, shard))
+	h, err := shardHeaderOf(filepath.Join(dir, shard))
 	if err != nil {
 		return err
-	}
-	h, err := ReadShardHeader(bufio.NewReader(f))
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", shard, err)
 	}
 	path := filepath.Join(dir, levels)
 	lw, err := createLevels(path + ".tmp")

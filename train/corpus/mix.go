@@ -1,7 +1,6 @@
 package corpus
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -100,47 +99,24 @@ func sameTokenizer(sources []string) ([]byte, error) {
 func checkHeldOutApart(sources []string) error {
 	heldOut := map[string]string{}
 	for _, src := range sources {
-		err := eachProgram(filepath.Join(src, EvalPrograms), func(p Program) {
+		for p, err := range readJSONL[Program](filepath.Join(src, EvalPrograms)) {
+			if err != nil {
+				return err
+			}
 			heldOut[p.ID] = src
-		})
-		if err != nil {
-			return err
 		}
 	}
 	for _, src := range sources {
-		var clash error
-		err := eachProgram(filepath.Join(src, TrainPrograms), func(p Program) {
-			if in, ok := heldOut[p.ID]; ok && clash == nil {
-				clash = fmt.Errorf("program %s is trained on in %s and held out in %s", p.ID, src, in)
+		for p, err := range readJSONL[Program](filepath.Join(src, TrainPrograms)) {
+			if err != nil {
+				return err
 			}
-		})
-		if err != nil {
-			return err
-		}
-		if clash != nil {
-			return clash
+			if in, ok := heldOut[p.ID]; ok {
+				return fmt.Errorf("program %s is trained on in %s and held out in %s", p.ID, src, in)
+			}
 		}
 	}
 	return nil
-}
-
-// eachProgram calls fn with every line of a program list.
-func eachProgram(path string, fn func(Program)) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for line := 1; sc.Scan(); line++ {
-		var p Program
-		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-			return fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		fn(p)
-	}
-	return sc.Err()
 }
 
 // concatShards writes to path the token shards named name in the sources, one after
@@ -187,6 +163,7 @@ func concatShards(path string, sources []string, name string) (ShardHeader, erro
 	return total, f.Close()
 }
 
+// shardHeaderOf reads the header of the shard at path.
 func shardHeaderOf(path string) (ShardHeader, error) {
 	f, err := os.Open(path)
 	if err != nil {

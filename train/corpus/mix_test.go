@@ -86,8 +86,11 @@ func TestMixConcatenatesCorpora(t *testing.T) {
 		}
 	}
 	var ids []string
-	if err := eachProgram(filepath.Join(out, EvalPrograms), func(p Program) { ids = append(ids, p.ID) }); err != nil {
-		t.Fatal(err)
+	for p, err := range readJSONL[Program](filepath.Join(out, EvalPrograms)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, p.ID)
 	}
 	if !slices.Equal(ids, []string{"a9", "b9"}) {
 		t.Errorf("held-out programs %v, want a9 and b9", ids)

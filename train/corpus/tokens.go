@@ -32,20 +32,25 @@ type TokenStats struct {
 }
 
 // readTrajectories yields the trajectories of a corpus text file.
-func readTrajectories(path string) iter.Seq2[Trajectory, error] {
-	return func(yield func(Trajectory, error) bool) {
+func readTrajectories(path string) iter.Seq2[Trajectory, error] { return readJSONL[Trajectory](path) }
+
+// readJSONL yields the values of a file of JSON lines (a corpus text file, a program
+// list), stopping at the first error.
+func readJSONL[T any](path string) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
 		f, err := os.Open(path)
 		if err != nil {
-			yield(Trajectory{}, err)
+			yield(zero, err)
 			return
 		}
 		defer f.Close()
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 1<<20), 1<<26)
 		for sc.Scan() {
-			var t Trajectory
+			var t T
 			if err := json.Unmarshal(sc.Bytes(), &t); err != nil {
-				yield(Trajectory{}, fmt.Errorf("%s: %w", path, err))
+				yield(zero, fmt.Errorf("%s: %w", path, err))
 				return
 			}
 			if !yield(t, nil) {
@@ -53,7 +58,7 @@ func readTrajectories(path string) iter.Seq2[Trajectory, error] {
 			}
 		}
 		if err := sc.Err(); err != nil {
-			yield(Trajectory{}, err)
+			yield(zero, err)
 		}
 	}
 }
