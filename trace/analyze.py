@@ -49,13 +49,13 @@ def analyze_program(tree, code, entry=""):
     for i, c in enumerate(codes):
         ids[id(c)] = i
     out = [_code_facts(c, c is code, codes) for c in codes]
-    _made_lines(codes, ids, out)
+    instrs = [list(_dis.get_instructions(c)) for c in codes]
+    _made_lines(codes, ids, instrs, out)
     if not dynamic:
-        _changeable_cells(codes, out)
-    if not dynamic:
+        _changeable_cells(codes, ids, instrs, out)
         module_names = set(out[0]["names"])
-        for c in codes:
-            for ins in _dis.get_instructions(c):
+        for ins_list in instrs:
+            for ins in ins_list:
                 if ins.opname in ("STORE_GLOBAL", "DELETE_GLOBAL"):
                     module_names.add(ins.argval)
         out[0]["names"] = sorted(n for n in module_names if not _dunder(n))
@@ -93,15 +93,14 @@ def _walk_codes(code, parent, out):
             _walk_codes(const, code, out)
 
 
-def _made_lines(codes, ids, out):
+def _made_lines(codes, ids, instrs, out):
     """Where each nested code object's functions are made: the code whose constant it
     is ("parent") and the lines of the instructions there that load it for
     MAKE_FUNCTION ("made_lines"), so that no frame of it can exist before its parent's
     frame has run one of those lines. Neither is given for a code loaded by two codes
     or at an instruction without a line."""
     sites = {}
-    for i, c in enumerate(codes):
-        ins = list(_dis.get_instructions(c))
+    for i, (c, ins) in enumerate(zip(codes, instrs)):
         line_of = _line_table(c, ins)
         for x in ins:
             if x.opname == "LOAD_CONST" and isinstance(x.argval, _types.CodeType):
@@ -117,23 +116,28 @@ def _made_lines(codes, ids, out):
         out[g]["made_lines"] = sorted(lines)
 
 
-def _changeable_cells(codes, out):
+def _changeable_cells(codes, ids, instrs, out):
     """Narrow each function's "cells" (the locals that other frames can change) to its
     free variables, which the enclosing frame owns, and the cell variables that a code
     nested in it, at any depth, stores or deletes (`nonlocal`): a cell that nested
     code only reads changes only by the function's own stores, which its line facts
     count (_STORES). Any name of that kind counts, shadowed or not. Not for a dynamic
     program, whose frames anything can change."""
+    derefs = [{i.argval for i in ins if i.opname in ("STORE_DEREF", "DELETE_DEREF")} for ins in instrs]
+
+    def nested(c):
+        return [ids[id(k)] for k in c.co_consts if isinstance(k, _types.CodeType)]
+
     for c, f in zip(codes, out):
         vf = f.get("values")
         if vf is None:
             continue
         stored = set()
-        stack = [k for k in c.co_consts if isinstance(k, _types.CodeType)]
+        stack = nested(c)
         while stack:
             g = stack.pop()
-            stack.extend(k for k in g.co_consts if isinstance(k, _types.CodeType))
-            stored.update(i.argval for i in _dis.get_instructions(g) if i.opname in ("STORE_DEREF", "DELETE_DEREF"))
+            stack.extend(nested(codes[g]))
+            stored |= derefs[g]
         vf["cells"] = [n for n in vf["cells"] if n in c.co_freevars or n in stored]
 
 
