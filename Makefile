@@ -106,12 +106,7 @@ build/corpus/train.levels: | build build/corpus/train.bin
 RUN          ?= runs/default
 TRAIN_RECIPE ?= --tokens 60000000 --context-loss --function-share 0.9
 train: data build
-	@if [ -f $(RUN)/checkpoint/state.json ] || [ -f $(RUN)/checkpoint.prev/state.json ]; then \
-		echo "make train: resuming $(RUN)"; \
-		$(BIN) train --corpus build/corpus --out $(RUN) --resume $(TRAIN_FLAGS); \
-	else \
-		$(BIN) train --corpus build/corpus --out $(RUN) $(TRAIN_RECIPE) $(if $(INIT),--init $(INIT)) $(TRAIN_FLAGS); \
-	fi
+	@$(call train_run,$(RUN),build/corpus,$(TRAIN_RECIPE) $(if $(INIT),--init $(INIT)))
 
 # The fine-tunes after the long run (docs/model.md, "Fine-tunes after the long run"),
 # each resumed where a sitting stopped: runs/rebind (5M tokens from runs/default on a
@@ -126,11 +121,13 @@ build/corpus-mix/train.bin: build/corpus/train.bin build/corpus/train.levels bui
 	$(BIN) data mix --out build/corpus-mix build/corpus build/corpus-rb
 
 finetune: build/corpus-mix/train.bin build
-	$(call train_run,runs/rebind,build/corpus-rb,--init runs/default/checkpoint --tokens 5000000 --warmup 100 --lr 3e-4 --context-loss --seed 2)
-	$(call train_run,runs/mix,build/corpus-mix,--init runs/rebind/checkpoint --tokens 8500000 --warmup 100 --lr 2e-4 --context-loss --function-share 0.9 --seed 3)
+	@$(call train_run,runs/rebind,build/corpus-rb,--init runs/default/checkpoint --tokens 5000000 --warmup 100 --lr 3e-4 --context-loss --seed 2)
+	@$(call train_run,runs/mix,build/corpus-mix,--init runs/rebind/checkpoint --tokens 8500000 --warmup 100 --lr 2e-4 --context-loss --function-share 0.9 --seed 3)
 
-# train_run RUN,CORPUS,RECIPE: resume RUN, or start it with RECIPE.
+# train_run RUN,CORPUS,RECIPE: resume RUN (make train and make finetune), or start it
+# with RECIPE; TRAIN_FLAGS go to either.
 train_run = if [ -f $(1)/checkpoint/state.json ] || [ -f $(1)/checkpoint.prev/state.json ]; then \
+		echo "make: resuming $(1)"; \
 		$(BIN) train --corpus $(2) --out $(1) --resume $(TRAIN_FLAGS); \
 	else \
 		$(BIN) train --corpus $(2) --out $(1) $(3) $(TRAIN_FLAGS); \
